@@ -1,0 +1,264 @@
+"""The in-process Target: the reference queue manager, driven under one lock.
+
+Theory of operation
+-------------------
+The reference core never blocks and never reads the clock itself.  This adapter
+gives it a real clock (monotonic, in epoch milliseconds, plus an offset that
+`elapse` moves forward) and a store, and serialises every call under one
+Condition.  Before each call due timers run; after it the core's change records
+go to the store and waiting threads are woken.  A Start*Receive that must wait
+sleeps on the Condition until its call is done, waking at the core's next timer
+deadline, so a blocked receive really waits, in real time, for a message, a
+cancel from another thread, or its time-out.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from reference.constants import INFINITE
+from reference.enumerations import DeliveryGuarantee
+from reference.format_name import FormatNameError, parse_format_name
+from reference.hresult import HRESULT
+from reference.message import Message
+from reference.queue_format import QueueFormat
+from reference.queue_manager import QueueManager
+from reference.remote_read import DEFAULT_CLEANUP_MS, RemoteReadServer
+from reference.sqlite_store import SqliteStore
+
+from .target import (CLIENT_ID, CloseQueueOut, CreateCursorOut, CreateQueueOut, MessageProperties, OpenQueueForMoveOut,
+                     OpenQueueOut, SendOut, StartReceiveOut, Target)
+
+
+class SystemClock:
+    """Epoch milliseconds that never go backwards, plus a forward offset for `elapse`."""
+
+    def __init__(self) -> None:
+        self._epoch_ms = time.time_ns() // 1_000_000
+        self._start = time.monotonic_ns()
+        self.offset_ms = 0
+
+    def now_ms(self) -> int:
+        return self._epoch_ms + (time.monotonic_ns() - self._start) // 1_000_000 + self.offset_ms
+
+
+class InProcessTarget(Target):
+    name = "reference"
+    restartable = True
+    time_travel = True
+
+    def __init__(self, *, store_path: str | None = None, computer_name: str = "mqspec", seed: int = 0,
+                 queue_manager_quota: int = 0x00100000, send_insecure_nacks: bool = False,
+                 pending_request_cleanup_ms: int = DEFAULT_CLEANUP_MS, port: int = 2103,
+                 synchronous: str = "FULL") -> None:
+        self._options = dict(computer_name=computer_name, seed=seed, queue_manager_quota=queue_manager_quota,
+                             send_insecure_nacks=send_insecure_nacks)
+        self._server_options = dict(port=port, pending_request_cleanup_ms=pending_request_cleanup_ms)
+        self._clock = SystemClock()
+        self._lock = threading.Condition()
+        self._store = SqliteStore(store_path, synchronous=synchronous)
+        self._start()
+
+    def _start(self) -> None:
+        snapshot = self._store.load()
+        self.qm = QueueManager(self._clock, snapshot=snapshot, **self._options)
+        self.server = RemoteReadServer(self.qm, **self._server_options)
+        self._flush()
+
+    # -- the lock discipline ---------------------------------------------------------------
+    def _flush(self) -> None:
+        self._store.write(self.qm.take_changes())
+
+    def _call(self, method, *args):
+        with self._lock:
+            self.qm.run_timers()
+            result = method(*args)
+            self._flush()
+            self._lock.notify_all()
+            return result
+
+    def _wait_for(self, call) -> None:
+        """Sleep until `call` is done; fire timers as their deadlines pass (lock held)."""
+        while not call.done:
+            deadline = self.qm.timers.next_deadline()
+            timeout = None if deadline is None else max(0.0, (deadline - self._clock.now_ms()) / 1000)
+            self._lock.wait(timeout)
+            if self.qm.run_timers():
+                self._flush()
+                self._lock.notify_all()
+
+    def _receive(self, method, *args) -> StartReceiveOut:
+        with self._lock:
+            self.qm.run_timers()
+            call = method(*args)
+            self._flush()
+            self._lock.notify_all()
+            self._wait_for(call)
+            self._flush()
+            return StartReceiveOut(call.hresult, call.pdw_arrive_time, call.p_sequence_id,
+                                   call.pdw_number_of_sections, call.pp_packet_sections)
+
+    # -- identity --------------------------------------------------------------------------
+    @property
+    def computer_name(self) -> str:
+        return self.qm.computer_name
+
+    @property
+    def queue_manager_identifier(self) -> bytes:
+        return self.qm.identifier
+
+    # -- MS-MQRR ---------------------------------------------------------------------------
+    def get_server_port(self) -> int:
+        return self._call(self.server.r_get_server_port)
+
+    def open_queue(self, p_queue_format, dw_access, dw_share_mode, p_client_id=CLIENT_ID,
+                   f_non_routing_server=1, major=6, minor=0, build_number=0, f_workgroup=0) -> OpenQueueOut:
+        result = self._call(self.server.r_open_queue, p_queue_format, dw_access, dw_share_mode, p_client_id,
+                            f_non_routing_server, major, minor, build_number, f_workgroup)
+        return OpenQueueOut(result.hresult, result.pph_context)
+
+    def open_queue_for_move(self, p_queue_format, dw_access, dw_share_mode,
+                            p_client_id=CLIENT_ID, f_non_routing_server=1, major=6,
+                            minor=0, build_number=0, f_workgroup=0) -> OpenQueueForMoveOut:
+        result = self._call(self.server.r_open_queue_for_move, p_queue_format, dw_access, dw_share_mode,
+                            p_client_id, f_non_routing_server, major, minor, build_number, f_workgroup)
+        return OpenQueueForMoveOut(result.hresult, result.p_move_context, result.pph_context)
+
+    def close_queue(self, pph_context: bytes) -> CloseQueueOut:
+        return CloseQueueOut(*self._call(self.server.r_close_queue, pph_context))
+
+    def create_cursor(self, ph_context: bytes) -> CreateCursorOut:
+        return CreateCursorOut(*self._call(self.server.r_create_cursor, ph_context))
+
+    def close_cursor(self, ph_context: bytes, h_cursor: int) -> int:
+        return self._call(self.server.r_close_cursor, ph_context, h_cursor)
+
+    def purge_queue(self, ph_context: bytes) -> int:
+        return self._call(self.server.r_purge_queue, ph_context)
+
+    def start_receive(self, ph_context, lookup_id, h_cursor, ul_action, ul_timeout, dw_request_id,
+                      dw_max_body_size, dw_max_compound_message_size) -> StartReceiveOut:
+        return self._receive(self.server.r_start_receive, ph_context, lookup_id, h_cursor, ul_action, ul_timeout,
+                             dw_request_id, dw_max_body_size, dw_max_compound_message_size)
+
+    def start_transactional_receive(self, ph_context, lookup_id, h_cursor, ul_action, ul_timeout, dw_request_id,
+                                    dw_max_body_size, dw_max_compound_message_size,
+                                    p_transaction_id) -> StartReceiveOut:
+        return self._receive(self.server.r_start_transactional_receive, ph_context, lookup_id, h_cursor,
+                             ul_action, ul_timeout, dw_request_id, dw_max_body_size,
+                             dw_max_compound_message_size, p_transaction_id)
+
+    def cancel_receive(self, ph_context: bytes, dw_request_id: int) -> int:
+        return self._call(self.server.r_cancel_receive, ph_context, dw_request_id)
+
+    def end_receive(self, ph_context: bytes, dw_ack: int, dw_request_id: int) -> int:
+        return self._call(self.server.r_end_receive, ph_context, dw_ack, dw_request_id)
+
+    def end_transactional_receive(self, ph_context: bytes, dw_ack: int, dw_request_id: int) -> int:
+        return self._call(self.server.r_end_transactional_receive, ph_context, dw_ack, dw_request_id)
+
+    def move_message(self, ph_context_from, ull_context_to, lookup_id, p_transaction_id) -> int:
+        return self._call(self.server.r_move_message, ph_context_from, ull_context_to, lookup_id, p_transaction_id)
+
+    def qm_enlist_remote_transaction(self, p_transaction_id, cb_propagation_token, pb_propagation_token,
+                                     p_queue_format: QueueFormat | None) -> int:
+        return self._call(self.server.r_qm_enlist_remote_transaction, p_transaction_id, cb_propagation_token,
+                          pb_propagation_token, p_queue_format)
+
+    def set_user_acknowledgement_class(self, ph_context: bytes, lookup_id: int, us_class: int) -> int:
+        return self._call(self.server.r_set_user_acknowledgement_class, ph_context, lookup_id, us_class)
+
+    # -- set-up ----------------------------------------------------------------------------
+    def create_queue(self, pathname: str, *, transactional: bool = False, quota: int = INFINITE,
+                     journaling: bool = False, label: str = "") -> CreateQueueOut:
+        def create():
+            attributes = dict(transactional=transactional, quota=quota, journaling=journaling, label=label)
+            status, queue = self.qm.create_queue(pathname, **attributes)
+            if status != HRESULT.MQ_OK:
+                return CreateQueueOut(status)
+            return CreateQueueOut(status, self.qm.queue_format_name(queue), queue.pathname)
+        return self._call(create)
+
+    def delete_queue(self, format_name: str) -> int:
+        def delete():
+            try:
+                queue = self.qm.resolve_format_name(parse_format_name(format_name))
+            except FormatNameError:
+                return HRESULT.MQ_ERROR_ILLEGAL_FORMATNAME
+            if queue is None or queue.is_journal or queue.queue_type.name == "System":
+                return HRESULT.MQ_ERROR_QUEUE_NOT_FOUND
+            return self.qm.delete_queue(queue)
+        return self._call(delete)
+
+    def send(self, format_name: str, properties: MessageProperties, transaction: bytes | None = None) -> SendOut:
+        def send():
+            tx = None
+            if transaction is not None:
+                tx = self.qm.transaction_collection.get(transaction)
+                if tx is None:
+                    return SendOut(HRESULT.MQ_ERROR_TRANSACTION_SEQUENCE)
+            try:
+                message = _message(properties)
+            except KeyError:
+                return SendOut(HRESULT.MQ_ERROR_ILLEGAL_PROPERTY_VALUE)  # an unknown extra property
+            status, result = self.qm.send_message(format_name, message, tx)
+            return SendOut(status, result)
+        return self._call(send)
+
+    def begin_transaction(self) -> bytes:
+        return self._call(lambda: self.qm.create_transaction(self.qm.new_guid()).identifier)
+
+    def prepare_transaction(self, uow: bytes) -> int:
+        return self._call(self.qm.transaction_prepare, uow, False)
+
+    def commit_transaction(self, uow: bytes) -> int:
+        def commit():
+            transaction = self.qm.transaction_collection.get(uow)
+            if transaction is not None and not transaction.prepared:
+                self.qm.transaction_prepare(uow, True)
+            return self.qm.transaction_commit(uow)
+        return self._call(commit)
+
+    def abort_transaction(self, uow: bytes) -> int:
+        return self._call(self.qm.transaction_abort, uow)
+
+    def elapse(self, ms: int) -> None:
+        with self._lock:
+            self._clock.offset_ms += ms
+            self.qm.run_timers()
+            self._flush()
+            self._lock.notify_all()
+
+    def restart(self) -> None:
+        with self._lock:
+            # Blocked callers learn that their queue manager went away.
+            for descriptor in list(self.qm.open_queue_descriptors.values()):
+                for waiter in list(descriptor.waiting_message_read_operation_collection):
+                    self.qm.waiting_message_read_timer_stop(waiter, HRESULT.MQ_ERROR_OPERATION_CANCELLED)
+            self._flush()
+            self._start()
+            self._lock.notify_all()
+
+    def close(self) -> None:
+        with self._lock:
+            self._flush()
+            self._store.close()
+
+
+def _message(p: MessageProperties) -> Message:
+    message = Message(
+        p.body, label=p.label, priority=p.priority, message_class=p.message_class,
+        delivery_guarantee=DeliveryGuarantee.Recoverable if p.delivery == "recoverable" else DeliveryGuarantee.Express,
+        acknowledgements_requested=p.acknowledgements, administration_queue_format_name=p.admin_queue,
+        response_queue_format_name=p.response_queue, time_to_reach_queue=p.time_to_reach_queue,
+        time_to_be_received=p.time_to_be_received, sent_time=p.sent_time,
+        positive_journaling_requested=p.positive_journaling, negative_journaling_requested=p.negative_journaling,
+        allow_peek_when_locked=p.allow_peek_when_locked, correlation_identifier=p.correlation_id,
+        application_tag=p.application_tag, body_type=p.body_type, extension=p.extension)
+    if p.srmp_envelope is not None:
+        message.set("soap_envelope", p.srmp_envelope)
+        message.set("soap_compound_message", p.srmp_compound_message or b"")
+    for name, value in p.extra.items():
+        message.set(name, value)
+    return message

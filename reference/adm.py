@@ -1,0 +1,153 @@
+"""ADM elements other than Message, MessagePosition and Cursor (MS-MQDMPR 3.1.1).
+
+Plain records: Queue (3.1.1.2), OpenQueueDescriptor (3.1.1.16),
+WaitingMessageReadOperation (3.1.1.10), Transaction (3.1.1.14) and
+TransactionalOperation (3.1.1.13), plus ReadRequest, the sans-I/O stand-in for
+a blocked caller: a read that must wait hands back a ReadRequest that a later
+event completes.  The rules that change these records live in the event modules.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .constants import INFINITE
+from .enumerations import (OperationType, QueueAccessType, QueuePrivacyLevel, QueueShareMode,
+                           QueueType)
+from .hresult import HRESULT
+from .position_list import MessagePositionList
+
+
+class Queue:
+    __slots__ = (
+        "identifier", "pathname", "label", "type", "journaling", "quota", "journal_quota",
+        "authentication", "privacy_level", "transactional", "base_priority", "create_time",
+        "modify_time", "private_queue_number", "queue_type", "total_bytes",
+        "message_position_list", "open_queue_descriptor_collection", "journal_queue_reference",
+        "subqueue_collection", "parent", "subqueue_name", "deleted", "is_journal",
+    )
+
+    def __init__(self, pathname: str, *, identifier: bytes, queue_type: QueueType,
+                 label: str = "", journaling: bool = False, quota: int = INFINITE,
+                 journal_quota: int = INFINITE, authentication: bool = False,
+                 privacy_level: QueuePrivacyLevel = QueuePrivacyLevel.Optional,
+                 transactional: bool = False, base_priority: int = 0,
+                 create_time: int = 0, private_queue_number: int = 0) -> None:
+        # MS-MQDMPR:3.1.7.1.33:01 the keyword defaults are the Set Queue Defaults values
+        self.identifier = identifier
+        self.pathname = pathname
+        self.label = label
+        self.type = bytes(16)
+        self.journaling = journaling
+        self.quota = quota  # kilobytes (MS-MQDMPR 3.1.1.2)
+        self.journal_quota = journal_quota
+        self.authentication = authentication
+        self.privacy_level = privacy_level
+        self.transactional = transactional
+        self.base_priority = base_priority
+        self.create_time = create_time
+        self.modify_time = create_time
+        self.private_queue_number = private_queue_number
+        self.queue_type = queue_type
+        # MS-MQDMPR:3.1.7.1.3:03 a new queue is empty
+        self.total_bytes = 0
+        self.message_position_list = MessagePositionList()
+        self.open_queue_descriptor_collection: list[OpenQueueDescriptor] = []
+        self.journal_queue_reference: Queue | None = None
+        self.subqueue_collection: dict[str, Queue] = {}
+        self.parent: Queue | None = None
+        self.subqueue_name = ""
+        self.deleted = False
+        self.is_journal = False
+
+    @property
+    def active(self) -> bool:
+        # MS-MQDMPR:3.1.1.2:03 a local queue is Active while it has open descriptors
+        return bool(self.open_queue_descriptor_collection)
+
+    def quota_bytes(self) -> int:
+        return INFINITE if self.quota == INFINITE else self.quota * 1024
+
+    def __repr__(self) -> str:
+        return f"Queue({self.pathname!r}, {len(self.message_position_list)} messages)"
+
+
+class OpenQueueDescriptor:
+    __slots__ = ("handle", "context_value", "access_type", "share_mode", "queue_reference",
+                 "format_name", "multiple", "remote_read_state", "cursor_collection",
+                 "waiting_message_read_operation_collection", "open_queue_descriptor_collection")
+
+    def __init__(self, handle: int, context_value: int, access_type: QueueAccessType,
+                 share_mode: QueueShareMode, queue: Queue | None, format_name: str,
+                 multiple: bool = False) -> None:
+        self.handle = handle
+        self.context_value = context_value
+        self.access_type = access_type
+        self.share_mode = share_mode  # D-15: stored, or the sharing rules could never apply
+        self.queue_reference = queue
+        self.format_name = format_name
+        self.multiple = multiple
+        self.remote_read_state = "None"
+        self.cursor_collection: dict[int, object] = {}
+        self.waiting_message_read_operation_collection: list[WaitingMessageReadOperation] = []
+        self.open_queue_descriptor_collection: list[OpenQueueDescriptor] = []
+
+
+class ReadRequest:
+    """The outcome of a read event: finished now, or later by a new message, a time-out or a cancel."""
+    __slots__ = ("status", "message", "position", "done", "on_complete", "waiter")
+
+    def __init__(self) -> None:
+        self.status = HRESULT.MQ_OK
+        self.message = None
+        self.position = None
+        self.done = False
+        self.on_complete: Callable[[ReadRequest], None] | None = None
+        self.waiter: WaitingMessageReadOperation | None = None
+
+    def finish(self, status: int, position=None) -> "ReadRequest":
+        self.status = status
+        self.position = position
+        self.message = position.message_reference if position is not None else None
+        self.done = True
+        self.waiter = None
+        if self.on_complete is not None:
+            self.on_complete(self)
+        return self
+
+
+class WaitingMessageReadOperation:
+    __slots__ = ("destructive_read", "tag", "cursor_reference", "queue_desc", "timer",
+                 "request", "on_satisfied")
+
+    def __init__(self, destructive_read: bool, tag, cursor, queue_desc: OpenQueueDescriptor,
+                 request: ReadRequest, on_satisfied: Callable) -> None:
+        self.destructive_read = destructive_read
+        self.tag = tag
+        self.cursor_reference = cursor
+        self.queue_desc = queue_desc
+        self.timer = None
+        self.request = request
+        self.on_satisfied = on_satisfied  # the rest of the event that started the wait
+
+
+class TransactionalOperation:
+    __slots__ = ("operation_type", "message_position_reference", "target_queue_reference",
+                 "dequeue_reason")
+
+    def __init__(self, operation_type: OperationType, position, target_queue=None,
+                 dequeue_reason: int | None = None) -> None:
+        self.operation_type = operation_type
+        self.message_position_reference = position
+        self.target_queue_reference = target_queue  # MS-MQDMPR:3.1.1.13:01 present for Move
+        self.dequeue_reason = dequeue_reason        # MS-MQDMPR:3.1.1.13:01 present for Dequeue
+
+
+class Transaction:
+    __slots__ = ("identifier", "transactional_operation_collection", "single_phase", "prepared")
+
+    def __init__(self, identifier: bytes | None) -> None:
+        self.identifier = identifier
+        self.transactional_operation_collection: list[TransactionalOperation] = []
+        self.single_phase = True
+        self.prepared = False

@@ -1,0 +1,104 @@
+"""A message arriving for a local queue: the set-up "send" a test needs.
+
+Theory of operation
+-------------------
+MS-MQRR only reads; tests also need to put messages in.  `send_message` plays
+the part of a message that reaches this queue manager (MS-MQQB 3.1.5.8): the
+message's properties are checked, the destination is opened for sending
+(MS-MQDMPR 3.1.7.1.5), the transactional mismatch rules of MS-MQQB apply, the
+message is enqueued through Enqueue Message To An Open Queue (3.1.7.1.27), and
+the arrival acknowledgments follow from the Enqueue Message status:
+
+    0  enqueued                 -> ACK_REACH_QUEUE if PA was asked for
+    1  queue quota              -> NACK_Q_EXCEED_QUOTA if NA; dead letter if JN
+    2  queue-manager quota      -> nothing (MS-MQQB closes the session instead)
+    3  TimeToReachQueue passed  -> NACK_REACH_QUEUE_TIMEOUT if NA; dead letter if JN
+"""
+
+from __future__ import annotations
+
+from .constants import AcknowledgementsRequested as Acks, MessageClass as C
+from .enumerations import DeliveryGuarantee, QueueAccessType, QueueShareMode
+from .format_name import FormatNameError, parse_format_name
+from .hresult import HRESULT
+from .message import LABEL_MAX_CHARS, Message
+
+CUSTOM_CLASS_MASK = 0xE1FF  # MS-MQMQ 2.2.18.1.6 application classes use only these bits
+
+
+def property_error(message: Message) -> int:
+    """MQ_OK, or the status that refuses a message with a property out of range."""
+    if not 0 <= message.priority <= 7:
+        return HRESULT.MQ_ERROR_ILLEGAL_PROPERTY_VALUE  # MS-MQDMPR:3.1.1.12:02
+    if len(message.label) > LABEL_MAX_CHARS:
+        return HRESULT.MQ_ERROR_ILLEGAL_PROPERTY_VALUE  # MS-MQDMPR:3.1.1.12:06
+    if message.acknowledgements_requested & ~0xF:
+        return HRESULT.MQ_ERROR_ILLEGAL_PROPERTY_VALUE
+    if message.message_class & ~CUSTOM_CLASS_MASK and message.message_class not in C._value2member_map_:
+        return HRESULT.MQ_ERROR_ILLEGAL_PROPERTY_VALUE  # MS-MQMQ:2.2.19.3:03
+    for name in (message.administration_queue_format_name, message.response_queue_format_name):
+        if name:
+            try:
+                parse_format_name(name)
+            except FormatNameError:
+                return HRESULT.MQ_ERROR_ILLEGAL_FORMATNAME
+    if message.acknowledgements_requested and not message.administration_queue_format_name:
+        return HRESULT.MQ_ERROR_ILLEGAL_PROPERTY_VALUE  # MS-MQMQ:2.2.19.2:10 (D-59)
+    return HRESULT.MQ_OK
+
+
+class ArrivalEvents:
+    def send_message(self, format_name: str, message: Message, transaction=None) -> tuple[int, int | None]:
+        """Deliver `message` to a local queue; returns (HRESULT, Enqueue Message status)."""
+        status = property_error(message)
+        if status != HRESULT.MQ_OK:
+            return status, None
+        status, descriptor = self.open_queue(format_name, QueueAccessType.SendAccess, QueueShareMode.DenyNone)
+        if status != HRESULT.MQ_OK:
+            return status, None
+        try:
+            return self._arrive(descriptor, message, transaction)
+        finally:
+            self.close_queue(descriptor)
+
+    def _arrive(self, descriptor, message: Message, transaction) -> tuple[int, int | None]:
+        message.identifier = self.new_message_identifier()
+        if not message.sent_time:
+            message.sent_time = self.now_seconds()
+        message.destination_queue_format_name = descriptor.format_name
+        if transaction is not None:
+            self._mark_transactional(message, transaction)
+        targets = descriptor.open_queue_descriptor_collection if descriptor.multiple else [descriptor]
+        for target in targets:
+            queue = target.queue_reference
+            if queue is not None and queue.transactional != message.is_transactional:
+                # MS-MQQB 3.1.5.8: a message and its queue must agree on transactions (D-35)
+                reason = (C.MQMSG_CLASS_NACK_NOT_TRANSACTIONAL_Q if message.is_transactional
+                          else C.MQMSG_CLASS_NACK_NOT_TRANSACTIONAL_MSG)
+                self._arrival_nack(message, reason)
+                return HRESULT.MQ_ERROR_TRANSACTION_USAGE, None
+        result = self.enqueue_message_to_an_open_queue(descriptor, message, transaction)
+        requested = message.acknowledgements_requested
+        if result == 0 and requested & Acks.ACK_POS_ARRIVAL:
+            self.send_administration_acknowledgment(C.MQMSG_CLASS_ACK_REACH_QUEUE, message)
+        elif result == 1:
+            self._arrival_nack(message, C.MQMSG_CLASS_NACK_Q_EXCEED_QUOTA)
+        elif result == 3:
+            self._arrival_nack(message, C.MQMSG_CLASS_NACK_REACH_QUEUE_TIMEOUT)
+        return HRESULT.MQ_OK, result
+
+    def _arrival_nack(self, message: Message, reason: int) -> None:
+        if message.acknowledgements_requested & Acks.ACK_NEG_ARRIVAL:
+            self.send_administration_acknowledgment(reason, message)
+        if message.negative_journaling_requested:
+            self.dead_letter(message, reason)
+
+    def _mark_transactional(self, message: Message, transaction) -> None:
+        # MS-MQMQ:2.2.19.1:02 transactional messages have priority 0 and are recoverable
+        message.priority = 0
+        message.delivery_guarantee = DeliveryGuarantee.Recoverable
+        ordinal = len(transaction.transactional_operation_collection) + 1
+        message.transactional_message_sequence_identifier = (
+            self._message_ordinal.to_bytes(4, "little") + (self.now_seconds() & 0xFFFFFFFF).to_bytes(4, "little"))
+        message.set("transaction_sequence_number", ordinal)
+        message.set("transaction_previous_sequence_number", ordinal - 1)

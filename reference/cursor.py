@@ -1,0 +1,183 @@
+"""The Cursor of MS-MQDMPR 3.2 as one table-driven state machine.
+
+Theory of operation
+-------------------
+A cursor is a bookmark in one queue's MessagePositionList: `message_position_reference`
+(a real position, Start or End) and `cursor_state`:
+
+    Unread       the referenced message has not been handed out through this cursor
+                 (fresh cursors, and cursors that just received)
+    Read         the referenced message was peeked through this cursor
+    WaitPeek     a peek found nothing and waits for a new message
+    WaitReceive  a receive found nothing and waits for a new message
+
+The five cursor events of 3.2.7.2-3.2.7.6 are the only inputs.  TRANSITIONS maps
+(state, event) to the rule that runs; every rule returns a CursorStatus and the
+position it chose.  A pair missing from the table is illegal: the event is
+refused with IllegalCursorAction and nothing changes (decision D-12 for the Wait
+states, which the specification leaves open).
+
+"Seek" means Seek Available Message Position (3.1.7.3.2) forward from the
+cursor's reference; see position_list.py.  The cursor keeps a count on the
+position it rests on so that a removed message stays linked as a tombstone
+while a cursor needs its successor (D-06).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from .enumerations import MessagePositionState
+from .position_list import MessagePosition, MessagePositionList
+
+
+class CursorState(Enum):
+    Unread = "Unread"
+    WaitReceive = "WaitReceive"
+    WaitPeek = "WaitPeek"
+    Read = "Read"
+
+
+class CursorEvent(Enum):
+    GET_MESSAGE_FOR_PEEK = "Get Message For Peek"              # 3.2.7.2
+    GET_NEXT_MESSAGE_FOR_PEEK = "Get Next Message For Peek"    # 3.2.7.3
+    GET_NEXT_MESSAGE_FOR_DEQUEUE = "Get Next Message For Dequeue"  # 3.2.7.4
+    MESSAGE_AVAILABLE = "Message Available"                    # 3.2.7.5
+    WAIT_TIME_EXPIRED = "Wait Time Expired"                    # 3.2.7.6
+
+
+class CursorStatus(Enum):
+    Succeeded = "Succeeded"
+    AlreadyReceived = "AlreadyReceived"
+    NotFound = "NotFound"
+    Waiting = "Waiting"
+    IllegalCursorAction = "IllegalCursorAction"
+
+
+Unread, WaitReceive, WaitPeek, Read = (CursorState.Unread, CursorState.WaitReceive,
+                                       CursorState.WaitPeek, CursorState.Read)
+AVAILABLE = MessagePositionState.Available
+DELETED = MessagePositionState.Deleted
+
+
+def _seek_for_peek(cursor: "Cursor", _arg):
+    # MS-MQDMPR:3.2.7.2:01 / 3.2.7.3:02 move to the next eligible message, or wait for one
+    found = cursor.position_list.seek_forward(cursor.message_position_reference, peek=True)
+    if found is cursor.position_list.end:
+        cursor.cursor_state = WaitPeek
+        return CursorStatus.Waiting, None
+    cursor.move_to(found)
+    cursor.cursor_state = Read
+    return CursorStatus.Succeeded, found
+
+
+def _current_for_peek(cursor: "Cursor", _arg):
+    # MS-MQDMPR:3.2.7.2:02 re-read the message under the cursor without moving
+    position = cursor.message_position_reference
+    if position.state == AVAILABLE and not position.is_reserved:
+        return CursorStatus.Succeeded, position
+    return CursorStatus.AlreadyReceived, None
+
+
+def _illegal(cursor: "Cursor", _arg):
+    # MS-MQDMPR:3.2.7.3:01 peek-next needs a cursor that has read something
+    return CursorStatus.IllegalCursorAction, None
+
+
+def _seek_for_dequeue(cursor: "Cursor", no_wait: bool):
+    # MS-MQDMPR:3.2.7.4:01 take the next Available message; the cursor stays Unread on it
+    found = cursor.position_list.seek_forward(cursor.message_position_reference, peek=False)
+    if found is cursor.position_list.end:
+        if no_wait:
+            return CursorStatus.NotFound, None
+        cursor.cursor_state = WaitReceive
+        return CursorStatus.Waiting, None
+    cursor.move_to(found)
+    return CursorStatus.Succeeded, found
+
+
+def _current_for_dequeue(cursor: "Cursor", _arg):
+    # MS-MQDMPR:3.2.7.4:02 take the peeked message; the cursor becomes Unread on it
+    position = cursor.message_position_reference
+    if position.state == AVAILABLE and not position.is_reserved:
+        cursor.cursor_state = Unread
+        return CursorStatus.Succeeded, position
+    return CursorStatus.AlreadyReceived, None
+
+
+def _arrived_after_peek(cursor: "Cursor", position: MessagePosition):
+    # MS-MQDMPR:3.2.7.5:01 the cursor jumps to the new message wherever it was inserted
+    cursor.move_to(position)
+    cursor.cursor_state = Read
+    return CursorStatus.Succeeded, position
+
+
+def _arrived_after_receive(cursor: "Cursor", position: MessagePosition):
+    # MS-MQDMPR:3.2.7.5:01
+    cursor.move_to(position)
+    cursor.cursor_state = Unread
+    return CursorStatus.Succeeded, position
+
+
+def _peek_wait_expired(cursor: "Cursor", _arg):
+    # MS-MQDMPR:3.2.7.6:01 a timed-out peek leaves the cursor Unread where it was
+    cursor.cursor_state = Unread
+    return CursorStatus.Succeeded, None
+
+
+def _receive_wait_expired(cursor: "Cursor", _arg):
+    # MS-MQDMPR:3.2.7.6:01 a timed-out receive parks the cursor at End
+    cursor.move_to(cursor.position_list.end)
+    cursor.cursor_state = Unread
+    return CursorStatus.Succeeded, None
+
+
+E = CursorEvent
+TRANSITIONS = {
+    (Unread, E.GET_MESSAGE_FOR_PEEK): _seek_for_peek,
+    (Read, E.GET_MESSAGE_FOR_PEEK): _current_for_peek,
+    (Unread, E.GET_NEXT_MESSAGE_FOR_PEEK): _illegal,
+    (Read, E.GET_NEXT_MESSAGE_FOR_PEEK): _seek_for_peek,
+    (Unread, E.GET_NEXT_MESSAGE_FOR_DEQUEUE): _seek_for_dequeue,
+    (Read, E.GET_NEXT_MESSAGE_FOR_DEQUEUE): _current_for_dequeue,
+    (WaitPeek, E.MESSAGE_AVAILABLE): _arrived_after_peek,
+    (WaitReceive, E.MESSAGE_AVAILABLE): _arrived_after_receive,
+    (WaitPeek, E.WAIT_TIME_EXPIRED): _peek_wait_expired,
+    (WaitReceive, E.WAIT_TIME_EXPIRED): _receive_wait_expired,
+}
+
+
+class Cursor:
+    __slots__ = ("handle", "open_queue_descriptor_reference", "message_position_reference",
+                 "cursor_state", "position_list", "closed")
+
+    def __init__(self, handle: int, open_queue_descriptor, position_list: MessagePositionList) -> None:
+        # MS-MQDMPR:3.2.7.1:01 Initialize: a new cursor rests on Start and is Unread
+        self.handle = handle
+        self.open_queue_descriptor_reference = open_queue_descriptor
+        self.position_list = position_list
+        self.message_position_reference = position_list.start
+        position_list.start.cursor_references += 1
+        self.cursor_state = Unread
+        self.closed = False
+
+    def handle_event(self, event: CursorEvent, arg=None):
+        rule = TRANSITIONS.get((self.cursor_state, event))
+        if rule is None:
+            return CursorStatus.IllegalCursorAction, None  # D-12
+        return rule(self, arg)
+
+    def move_to(self, position: MessagePosition) -> None:
+        old = self.message_position_reference
+        if old is position:
+            return
+        old.cursor_references -= 1
+        if old.state == DELETED and old.cursor_references == 0:
+            self.position_list.drop_tombstone(old)
+        position.cursor_references += 1
+        self.message_position_reference = position
+
+    def release(self) -> None:
+        """Close: let go of the position so a tombstone can be dropped (MS-MQDMPR 3.1.7.1.2)."""
+        self.closed = True
+        self.move_to(self.position_list.start)

@@ -1,0 +1,52 @@
+"""Every status code the reference can return, defined once.
+
+Values are those of [MS-MQMQ] 2.4 (MQ_*), plus the few NTSTATUS codes that
+[MS-MQRR] and [MS-MQDMPR] name explicitly (STATUS_*).  The rest of the project
+imports this enum; nothing else spells a status number.
+"""
+
+from enum import IntEnum
+
+
+class HRESULT(IntEnum):
+    MQ_OK = 0x00000000
+    MQ_ERROR = 0xC00E0001
+    MQ_ERROR_QUEUE_NOT_FOUND = 0xC00E0003
+    MQ_ERROR_QUEUE_EXISTS = 0xC00E0005
+    MQ_ERROR_INVALID_PARAMETER = 0xC00E0006
+    MQ_ERROR_INVALID_HANDLE = 0xC00E0007
+    MQ_ERROR_OPERATION_CANCELLED = 0xC00E0008
+    MQ_ERROR_SHARING_VIOLATION = 0xC00E0009
+    MQ_ERROR_ILLEGAL_QUEUE_PATHNAME = 0xC00E0014
+    MQ_ERROR_ILLEGAL_PROPERTY_VALUE = 0xC00E0018
+    MQ_ERROR_IO_TIMEOUT = 0xC00E001B
+    MQ_ERROR_ILLEGAL_CURSOR_ACTION = 0xC00E001C
+    MQ_ERROR_MESSAGE_ALREADY_RECEIVED = 0xC00E001D
+    MQ_ERROR_ILLEGAL_FORMATNAME = 0xC00E001E
+    MQ_ERROR_UNSUPPORTED_FORMATNAME_OPERATION = 0xC00E0020
+    MQ_ERROR_ACCESS_DENIED = 0xC00E0025
+    MQ_ERROR_INSUFFICIENT_RESOURCES = 0xC00E0027
+    MQ_ERROR_UNSUPPORTED_ACCESS_MODE = 0xC00E0045
+    MQ_ERROR_QUEUE_NOT_AVAILABLE = 0xC00E004B
+    MQ_ERROR_TRANSACTION_USAGE = 0xC00E0050
+    MQ_ERROR_TRANSACTION_SEQUENCE = 0xC00E0051
+    MQ_ERROR_QUEUE_DELETED = 0xC00E005A
+    MQ_ERROR_MESSAGE_NOT_FOUND = 0xC00E0088
+    MQ_ERROR_MESSAGE_LOCKED_UNDER_TRANSACTION = 0xC00E009C
+    STATUS_INVALID_HANDLE = 0xC0000008
+    STATUS_INVALID_PARAMETER = 0xC000000D
+    STATUS_ACCESS_DENIED = 0xC0000022
+    STATUS_NOT_FOUND = 0xC0000225
+
+    @property
+    def failed(self) -> bool:
+        # [MS-ERREF] 2.1: the severity bit marks a failure.
+        return bool(self & 0x80000000)
+
+
+def describe(value: int) -> str:
+    """Name and hex of a status, for messages people read."""
+    try:
+        return f"{HRESULT(value).name} (0x{value:08X})"
+    except ValueError:
+        return f"0x{value:08X}"

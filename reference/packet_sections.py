@@ -1,0 +1,82 @@
+"""SectionBuffers of R_StartReceive / R_StartTransactionalReceive (MS-MQRR 2.2.6, 3.1.4.7).
+
+Theory of operation
+-------------------
+A PacketLayout (packet.py) says where the body-like part of the packet starts
+(header_size), how long it is (actual_message_size) and where the trailers start
+(trailer_offset, the end of the padded MessagePropertiesHeader for a binary message
+or of the padded CompoundMessageHeader for an SRMP message).
+
+When the client's limit covers the whole body-like part, one stFullPacket section
+carries the packet.  Otherwise the first section carries the headers plus the first
+`limit` bytes, and its SectionSizeAlloc is trailer_offset: the size the section would
+have with everything, including the 0-3 alignment bytes that end the header.  A client
+rebuilds the packet by copying each section at the running sum of SectionSizeAlloc,
+which puts the trailers (second section) back on their aligned offset.
+
+In the first section only, BaseHeader.TimeToReachQueue becomes absolute:
+UserHeader.SentTime + the stored relative value.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .constants import INFINITE, SectionType
+
+if TYPE_CHECKING:
+    from .packet import PacketLayout
+
+TTRQ_OFFSET = 12        # MS-MQMQ:2.2.19.1 BaseHeader.TimeToReachQueue
+SENT_TIME_OFFSET = 52   # MS-MQMQ:2.2.19.2 UserHeader.SentTime (16 + 36)
+LATEST_FINITE = 0xFFFFFFFE
+
+
+@dataclass(frozen=True)
+class SectionBuffer:
+    section_buffer_type: int   # SectionType (MS-MQRR 2.2.7)
+    section_size_alloc: int
+    section_size: int
+    p_section_buffer: bytes
+
+
+def absolute_time_to_reach_queue(sent_time: int, relative: int) -> int:
+    """MS-MQRR:3.1.4.7 SentTime + TimeToReachQueue, with INFINITE kept and overflow saturated."""
+    if relative == INFINITE:
+        return INFINITE  # MS-MQMQ:2.2.19.1 0xFFFFFFFF means never; adding to it would wrap
+    return min(sent_time + relative, LATEST_FINITE)  # a finite sum never reads as INFINITE
+
+
+def _first_bytes(data: bytes, end: int) -> bytes:
+    head = bytearray(data[:end])
+    sent, relative = struct.unpack_from("<I", data, SENT_TIME_OFFSET)[0], \
+        struct.unpack_from("<I", data, TTRQ_OFFSET)[0]
+    # MS-MQRR:3.1.4.7:14 the first section carries the absolute expiry time
+    struct.pack_into("<I", head, TTRQ_OFFSET, absolute_time_to_reach_queue(sent, relative))
+    return bytes(head)
+
+
+def packet_sections(layout: PacketLayout, dw_max_body_size: int,
+                    dw_max_compound_message_size: int) -> tuple[SectionBuffer, ...]:
+    data = layout.data
+    # MS-MQRR:3.1.4.7 the limit is dwMaxCompoundMessageSize for SRMP, dwMaxBodySize otherwise
+    limit = dw_max_compound_message_size if layout.is_srmp else dw_max_body_size
+    actual = layout.actual_message_size
+    if limit >= actual:
+        # MS-MQRR:3.1.4.7 one stFullPacket section, SectionSize = SectionSizeAlloc = packet size
+        return (SectionBuffer(SectionType.stFullPacket, len(data), len(data),
+                              _first_bytes(data, len(data))),)
+    first_type, second_type = ((SectionType.stSrmpFirstSection, SectionType.stSrmpSecondSection)
+                               if layout.is_srmp else
+                               (SectionType.stBinaryFirstSection, SectionType.stBinarySecondSection))
+    # MS-MQRR:3.1.4.7 headers followed by the first `limit` bytes of the body
+    first = _first_bytes(data, layout.header_size + limit)
+    # MS-MQRR:2.2.6 SectionSizeAlloc = size with the whole body (header padding included)
+    sections = [SectionBuffer(first_type, layout.trailer_offset, len(first), first)]
+    trailers = data[layout.trailer_offset:]
+    if trailers:
+        # MS-MQRR:3.1.4.7 the trailers, SectionSize = SectionSizeAlloc
+        sections.append(SectionBuffer(second_type, len(trailers), len(trailers), trailers))
+    return tuple(sections)

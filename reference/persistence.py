@@ -1,0 +1,250 @@
+"""What must survive a restart, described as change records (MS-MQDMPR 3.1.1, 3.1.3).
+
+Theory of operation
+-------------------
+The core does no I/O.  Each event that touches persistent state appends a change
+record to `Persistence.pending`; the owner of the queue manager takes them with
+`take()` after every call and gives them to a store (sqlite_store.py), which
+applies one batch atomically.  Persistent state is: queues (their attributes are
+Persistent, MS-MQDMPR 3.1.1.2), recoverable messages with their position and
+state (MS-MQDMPR:3.1.1.11:02, 3.1.1.12:03), open transactions and their
+operations (MS-MQDMPR:3.1.1.1:03) and SequentialID (MS-MQDMPR:3.1.1.1:02).
+
+SequentialID is written in blocks: the store holds a value no lookup identifier
+has reached yet, and a restarted queue manager continues from there, so lookup
+identifiers never repeat across restarts without a write per express message
+(D-33).
+
+Change records are tuples whose first item names them:
+
+    ("queue_manager", identifier)             ("sequence", reserved_up_to)
+    ("queue", key, attributes)                ("queue_deleted", key)
+    ("message", lookup_id, queue_key, seq, state, record)
+    ("state", lookup_id, state)               ("removed", lookup_id)
+    ("transaction", uow, single_phase, prepared)
+    ("operation", uow, index, kind, lookup_id, target_key, reason)
+    ("transaction_ended", uow)
+
+`restore` rebuilds a queue manager from a Snapshot (what a store loads).
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass, field
+
+from .adm import Queue
+from .constants import INFINITE, MessageClass
+from .enumerations import DeliveryGuarantee, MessagePositionState, QueuePrivacyLevel, QueueType
+from .message import Message
+from .packet import packet_size
+from .position_list import MessagePosition
+
+SEQUENCE_BLOCK = 4096
+LOCKED = MessagePositionState.Locked
+PURGE_PENDING = MessagePositionState.PurgePending
+RECOVERABLE = DeliveryGuarantee.Recoverable
+_BYTES_FIELDS = ("identifier", "body", "extension", "correlation_identifier",
+                 "transactional_message_sequence_identifier")
+_PLAIN_FIELDS = ("priority", "delivery_guarantee", "message_class", "acknowledgements_requested",
+                 "administration_queue_format_name", "response_queue_format_name",
+                 "destination_queue_format_name", "time_to_reach_queue", "time_to_be_received",
+                 "sent_time", "arrival_time", "label", "application_tag", "body_type", "privacy_level",
+                 "allow_peek_when_locked", "positive_journaling_requested", "negative_journaling_requested")
+_QUEUE_FIELDS = ("pathname", "label", "journaling", "quota", "journal_quota", "authentication",
+                 "transactional", "base_priority", "create_time", "private_queue_number")
+
+
+@dataclass
+class Snapshot:
+    identifier: bytes
+    sequential_id: int = 0
+    queues: list = field(default_factory=list)        # (key, attributes)
+    messages: list = field(default_factory=list)      # (lookup_id, queue_key, seq, state, record)
+    transactions: list = field(default_factory=list)  # (uow, single_phase, prepared, [(kind, lookup_id, target_key, reason)])
+
+
+def message_record(message: Message) -> str:
+    record = {name: getattr(message, name) for name in _PLAIN_FIELDS}
+    for name in _BYTES_FIELDS:
+        value = getattr(message, name)
+        record[name] = None if value is None else base64.b64encode(value).decode("ascii")
+    if message.extra:
+        record["extra"] = {k: (base64.b64encode(v).decode("ascii") if isinstance(v, bytes) else v)
+                           for k, v in message.extra.items()}
+        record["extra_bytes"] = [k for k, v in message.extra.items() if isinstance(v, bytes)]
+    return json.dumps(record, separators=(",", ":"))
+
+
+def message_from_record(lookup_id: int, text: str) -> Message:
+    record = json.loads(text)
+    message = Message()
+    for name in _PLAIN_FIELDS:
+        setattr(message, name, record[name])
+    message.delivery_guarantee = DeliveryGuarantee(message.delivery_guarantee)
+    for name in _BYTES_FIELDS:
+        value = record[name]
+        setattr(message, name, None if value is None else base64.b64decode(value))
+    if "extra" in record:
+        binary = set(record["extra_bytes"])
+        message.extra = {k: (base64.b64decode(v) if k in binary else v) for k, v in record["extra"].items()}
+    message.lookup_identifier = lookup_id
+    return message
+
+
+def queue_attributes(queue, parent_key: str | None) -> dict:
+    attributes = {name: getattr(queue, name) for name in _QUEUE_FIELDS}
+    attributes.update(identifier=queue.identifier.hex(), queue_type=queue.queue_type.value,
+                      privacy_level=queue.privacy_level.value, parent=parent_key,
+                      subqueue_name=queue.subqueue_name,
+                      journal_identifier=queue.journal_queue_reference.identifier.hex()
+                      if queue.journal_queue_reference else None)
+    return attributes
+
+
+class Persistence:
+    def __init__(self) -> None:
+        self.pending: list[tuple] = []
+        self.reserved = 0  # SequentialID values below this are already promised by the store
+        self.insertions = 0  # orders positions across a restart
+        self.keys: dict[int, str] = {}  # id(queue) -> key, for the records
+
+    def take(self) -> list[tuple]:
+        changes, self.pending = self.pending, []
+        return changes
+
+    def record_queue_manager(self, qm) -> None:
+        self.pending.append(("queue_manager", qm.identifier))
+
+    def record_queue(self, queue, key: str) -> None:
+        self.keys[id(queue)] = key
+        if queue.journal_queue_reference is not None:
+            self.keys[id(queue.journal_queue_reference)] = key + ";journal"
+        parent_key = self.keys.get(id(queue.parent)) if queue.parent is not None else None
+        self.pending.append(("queue", key, queue_attributes(queue, parent_key)))
+
+    def record_queue_deleted(self, key: str) -> None:
+        self.pending.append(("queue_deleted", key))
+
+    def record_enqueue(self, qm, queue, position: MessagePosition) -> None:
+        self.insertions += 1
+        if qm.sequential_id >= self.reserved:
+            # D-33 promise the next block of SequentialID values before using them
+            self.reserved = qm.sequential_id + SEQUENCE_BLOCK
+            self.pending.append(("sequence", self.reserved))
+        message = position.message_reference
+        if message.delivery_guarantee == RECOVERABLE:
+            key = self.keys.get(id(queue)) or _role(qm, queue)  # system queues go by their role
+            self.pending.append(("message", message.lookup_identifier, key, self.insertions,
+                                 int(position.state), message_record(message)))
+
+    def record_state(self, position: MessagePosition) -> None:
+        message = position.message_reference
+        if message.delivery_guarantee == RECOVERABLE:
+            self.pending.append(("state", message.lookup_identifier, int(position.state)))
+
+    def record_removed(self, message: Message) -> None:
+        if message.delivery_guarantee == RECOVERABLE:
+            self.pending.append(("removed", message.lookup_identifier))
+
+    def record_transaction(self, transaction) -> None:
+        self.pending.append(("transaction", transaction.identifier, transaction.single_phase,
+                             transaction.prepared))
+
+    def record_operation(self, transaction, operation, index: int) -> None:
+        """A new operation, or a changed DequeueReason (the store replaces it by index)."""
+        position = operation.message_position_reference
+        target = operation.target_queue_reference
+        self.pending.append((
+            "operation", transaction.identifier, index, operation.operation_type.value,
+            position.message_reference.lookup_identifier,
+            self.keys.get(id(target)) if target is not None else None, operation.dequeue_reason))
+
+    def record_transaction_ended(self, transaction) -> None:
+        self.pending.append(("transaction_ended", transaction.identifier))
+
+    # -- restart (MS-MQDMPR 3.1.3) ---------------------------------------------------------
+
+    def restore(self, qm, snapshot: Snapshot) -> None:
+        queues = {}
+        for key, attributes in sorted(snapshot.queues, key=lambda item: item[1]["parent"] is not None):
+            queues[key] = self._restore_queue(qm, key, attributes, queues)
+        qm.sequential_id = self.reserved = snapshot.sequential_id
+        positions = {}
+        for lookup_id, queue_key, seq, state, record in sorted(snapshot.messages, key=lambda m: m[2]):
+            queue = queues.get(queue_key) or _role_queue(qm, queue_key)
+            if queue is None:
+                continue
+            positions[lookup_id] = self._restore_message(qm, queue, lookup_id, state, record)
+            self.insertions = max(self.insertions, seq)
+        for uow, single_phase, prepared, operations in snapshot.transactions:
+            transaction = qm.create_transaction(uow)
+            transaction.single_phase, transaction.prepared = single_phase, prepared
+            for kind, lookup_id, target_key, reason in operations:
+                position = positions.get(lookup_id)
+                if position is not None:
+                    position.message_reference.transaction_identifier = uow
+                    qm.add_operation(transaction, kind, position, target=queues.get(target_key), reason=reason)
+        qm.abort_unprepared_transactions()  # MS-MQDMPR:3.1.3:02
+        held = {op.message_position_reference for t in qm.transaction_collection.values()
+                for op in t.transactional_operation_collection}
+        for position in positions.values():
+            # D-34 no two-phase reader survives a restart: its read ends as a NACK would end it
+            if position.state == PURGE_PENDING and position not in held:
+                qm.message_position_deleted(position.queue_reference, position, MessageClass.MQMSG_CLASS_NACK_Q_PURGED)
+            elif position.state == LOCKED and position not in held:
+                qm.message_position_available(position.queue_reference, position)
+        for position in positions.values():
+            message = position.message_reference
+            if message.message_position_reference is position and message.time_to_be_received != INFINITE:
+                qm.start_time_to_be_received_timer(message)
+
+    def _restore_queue(self, qm, key: str, attributes: dict, queues: dict):
+        parent = queues.get(attributes["parent"]) if attributes["parent"] else None
+        queue = Queue(attributes["pathname"], identifier=bytes.fromhex(attributes["identifier"]),
+                      queue_type=QueueType(attributes["queue_type"]),
+                      privacy_level=QueuePrivacyLevel(attributes["privacy_level"]),
+                      **{name: attributes[name] for name in _QUEUE_FIELDS if name != "pathname"})
+        if parent is not None:
+            queue.parent, queue.subqueue_name = parent, attributes["subqueue_name"]
+            parent.subqueue_collection[queue.subqueue_name.lower()] = queue
+        elif attributes["journal_identifier"]:
+            journal = Queue(attributes["pathname"] + ";journal",
+                            identifier=bytes.fromhex(attributes["journal_identifier"]),
+                            queue_type=queue.queue_type, create_time=queue.create_time)
+            journal.is_journal = True
+            queue.journal_queue_reference = journal
+            self.keys[id(journal)] = key + ";journal"
+            queues[key + ";journal"] = journal
+        qm.queue_collection[key] = queue
+        qm._next_private_number = max(qm._next_private_number, queue.private_queue_number + 1)
+        self.keys[id(queue)] = key
+        return queue
+
+    def _restore_message(self, qm, queue, lookup_id: int, state: int, record: str) -> MessagePosition:
+        message = message_from_record(lookup_id, record)
+        message.size = packet_size(message)
+        position = MessagePosition(message, queue, message.priority, MessagePositionState(state))
+        message.message_position_reference = position
+        queue.message_position_list.insert(position)
+        queue.total_bytes += message.size
+        qm.total_bytes += message.size
+        return position
+
+
+_ROLES = {"@deadletter": "system_deadletter_queue", "@deadxact": "system_transactional_deadletter_queue",
+          "@journal": "system_journal_queue"}
+
+
+def _role(qm, queue) -> str:
+    for role, attribute in _ROLES.items():
+        if getattr(qm, attribute) is queue:
+            return role
+    raise ValueError(f"queue {queue.pathname!r} has no key")
+
+
+def _role_queue(qm, key: str):
+    attribute = _ROLES.get(key)
+    return getattr(qm, attribute) if attribute else None
+
