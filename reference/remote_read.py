@@ -19,6 +19,7 @@ decides how to wait for it.
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import dataclass
 
 from .adm import OpenQueueDescriptor
@@ -55,6 +56,10 @@ class RemoteReadServer:
         self.context_handles: dict[bytes, OpenQueueDescriptor] = {}
         self.move_contexts: dict[int, bytes] = {}
         self.pending_request_table: dict[tuple[int, bytes], PendingRequestEntry] = {}
+        # Messages are sent on this machine: the address overlay names its first address (D-63).
+        address = ipaddress.ip_address(queue_manager.addresses[0])
+        self.packet_context = PacketContext(queue_manager_guid=queue_manager.identifier,
+                                            source_address=(1 if address.version == 4 else 6, address.packed))
 
     # -- opnum 0 ---------------------------------------------------------------------------
 
@@ -272,8 +277,7 @@ class RemoteReadServer:
         if entry is not None:
             entry.lookup_identifier = message.lookup_identifier
         # MS-MQRR:3.1.4.7:21 the sections, the arrival time (D-53: for peeks too) and sequence id
-        context = PacketContext(queue_manager_guid=self.qm.identifier)
-        sections = packet_sections(build_packet(message, context), call.dw_max_body_size,
+        sections = packet_sections(build_packet(message, self.packet_context), call.dw_max_body_size,
                                    call.dw_max_compound_message_size)
         call.succeed(message.arrival_time, message.lookup_identifier & 0x00FFFFFFFFFFFFFF, sections)
 

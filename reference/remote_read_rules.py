@@ -41,7 +41,7 @@ def receive_parameters_valid(lookup_id: int, h_cursor: int, ul_action: int, ul_t
         return ul_action in LOOKUP_ACTIONS and h_cursor == 0 and ul_timeout == 0
     if h_cursor:
         return ul_action in CURSOR_ACTIONS
-    # D-01a: MQ_LOOKUP_RECEIVE_PREV with LookupId 0 is refused like every lookup action
+    # D-60: MQ_LOOKUP_RECEIVE_PREV with LookupId 0 is refused like every lookup action
     return ul_action in PLAIN_ACTIONS
 
 
