@@ -1,0 +1,29 @@
+"""Every scenario runs once per target (--target, default: a fresh in-process reference)."""
+
+from __future__ import annotations
+
+import pytest
+
+from adapters import TargetError, connect
+from steps.world import World
+
+
+def pytest_generate_tests(metafunc):
+    if "target_url" in metafunc.fixturenames:
+        urls = metafunc.config.getoption("target") or ["reference"]
+        metafunc.parametrize("target_url", urls, ids=[url.split("?")[0] for url in urls], scope="function")
+
+
+@pytest.fixture
+def target(target_url):
+    try:
+        target = connect(target_url)
+    except TargetError as error:
+        pytest.exit(f"--target: {error}", returncode=4)
+    yield target
+    target.close()
+
+
+@pytest.fixture(autouse=True)
+def world(target) -> World:
+    return World(target)

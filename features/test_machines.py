@@ -1,0 +1,64 @@
+"""The stateful machines of steps/machine_*.py as pytest tests, once per --target.
+
+Each test runs one hypothesis RuleBasedStateMachine against the target URL that
+features/conftest.py parametrises (a fresh target per generated example; the
+autouse `world` fixture's target is not used).  Default: 200 examples of up to 30
+steps each; `--deep`: 2000 examples of up to 50 steps.  A failure prints
+hypothesis' shrunk program and a Gherkin scenario to paste into a .feature file.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis.stateful import run_state_machine_as_test
+
+from steps.machine_cursors import CursorMachine
+from steps.machine_lookups import LookupMachine
+from steps.machine_reads import ReadMachine
+from steps.machines import bind, machine_settings
+
+
+def clauses(*ids: str):
+    """Decorate a test with one `clause` marker per clause id it checks."""
+    def decorate(function):
+        for clause in reversed(ids):
+            function = pytest.mark.clause(clause, id=clause)(function)
+        return function
+    return decorate
+
+
+def run(machine, target_url: str, request) -> None:
+    deep = bool(request.config.getoption("deep", default=False))
+    run_state_machine_as_test(bind(machine, target_url), settings=machine_settings(deep))
+
+
+@clauses("MS-MQDMPR:3.1.1.2:04", "MS-MQDMPR:3.1.7.1.9:04", "MS-MQDMPR:3.2.7.1:01", "MS-MQDMPR:3.2.7.2:01",
+         "MS-MQDMPR:3.2.7.2:02", "MS-MQDMPR:3.2.7.3:01", "MS-MQDMPR:3.2.7.3:02", "MS-MQDMPR:3.2.7.4:01",
+         "MS-MQDMPR:3.2.7.4:02", "MS-MQDMPR:3.1.7.1.14:01", "MS-MQDMPR:3.1.7.1.15:01", "MS-MQDMPR:3.1.7.1.15:02",
+         "MS-MQDMPR:3.1.7.1.10:03", "MS-MQDMPR:3.1.7.1.10:05", "MS-MQRR:3.1.4.4:02", "MS-MQRR:3.1.4.5:02",
+         "MS-MQRR:3.1.4.7:18", "MSDN-CURSOR:NAV:01", "MSDN-CURSOR:NAV:03", "MSDN-CURSOR:CREATE:01",
+         "MSDN-CURSOR:CREATE:03", "MSDN-CURSOR:CREATE:04", "MSDN-CURSOR:PEEK:01", "MSDN-CURSOR:PEEK:02",
+         "MSDN-CURSOR:RETR:01", "MSDN-CURSOR:RETR:02", "MSDN-CURSOR:RETR:03", "MSDN-CURSOR:RETR:04",
+         "MSDN-CURSOR:END:02", "MSDN-CURSOR:END:05", "MSDN-CURSOR:MULTI:01", "MSDN-CURSOR:MULTI:04",
+         "MSDN-CURSOR:NA:01", "MSDN-CURSOR:ERR:01", "MSDN-CURSOR:ERR:02", "MSDN-CURSOR:PRIO:01",
+         "MSDN-CURSOR:PRIO:02", "MSDN-CURSOR:PRIO:03", "MSDN-CURSOR:PRIO:05")
+def test_cursor_machine(target_url, request):
+    run(CursorMachine, target_url, request)
+
+
+@clauses("MS-MQDMPR:3.1.1.2:04", "MS-MQDMPR:3.1.1.12:01", "MS-MQDMPR:3.1.7.1.9:03", "MS-MQDMPR:3.1.7.1.13:02",
+         "MS-MQDMPR:3.1.7.1.13:03", "MS-MQDMPR:3.1.7.3.2:01", "MS-MQDMPR:3.1.7.3.2:02", "MS-MQDMPR:3.1.7.3.3:01",
+         "MS-MQDMPR:3.1.7.3.3:02", "MS-MQDMPR:3.1.7.1.10:07", "MS-MQRR:3.1.4.7:09", "MS-MQRR:3.1.4.7:20",
+         "MS-MQRR:3.1.4.9:04", "MS-MQRR:3.1.4.9:05", "MS-MQRR:3.1.4.9:06", "MS-MQRR:3.1.4.9:08")
+def test_lookup_machine(target_url, request):
+    run(LookupMachine, target_url, request)
+
+
+@clauses("MS-MQDMPR:3.1.1.2:04", "MS-MQDMPR:3.1.7.1.9:05", "MS-MQDMPR:3.1.7.1.10:06", "MS-MQDMPR:3.1.7.1.10:07",
+         "MS-MQDMPR:3.1.7.1.11:01", "MS-MQDMPR:3.1.7.1.12:01", "MS-MQDMPR:3.1.7.1.12:02", "MS-MQDMPR:3.1.7.1.12:03",
+         "MS-MQDMPR:3.1.7.1.7:01", "MS-MQDMPR:3.1.7.1.7:02", "MS-MQDMPR:3.1.4.4:01", "MS-MQDMPR:3.1.4.4:02",
+         "MS-MQDMPR:3.1.4.5:01", "MS-MQDMPR:3.1.4.5:02", "MS-MQRR:3.1.4.8:03", "MS-MQRR:3.1.4.9:04",
+         "MS-MQRR:3.1.4.9:05", "MS-MQRR:3.1.4.9:06", "MS-MQRR:3.1.4.9:07", "MS-MQRR:3.1.4.9:08",
+         "MS-MQRR:3.1.4.13:14", "MS-MQRR:3.1.4.15:03", "MS-MQRR:3.1.4.15:05")
+def test_read_machine(target_url, request):
+    run(ReadMachine, target_url, request)

@@ -1,0 +1,138 @@
+"""The clause catalogue: normative clauses of the MSMQ specifications, in our words.
+
+One TOML file per source document lives in spec/clauses/.  Each has a
+`[document]` table (id, title, revision), a `[sections]` table mapping every
+section number it cites to the section's title, and `[[clause]]` entries:
+
+    id         "<DOCUMENT>:<section>:<NN>", e.g. "MS-MQRR:3.1.4.7:16"
+    section    the section the clause comes from (listed in [sections])
+    level      MUST, MUST NOT, SHOULD, SHOULD NOT or MAY
+    testable   true, or false with `reason`
+    text       one line, our own wording
+    decisions  optional list of decision ids (spec/decisions.md) that fix its reading
+
+`load_catalogue` checks all of that and raises CatalogueError naming the file
+and the entry at fault.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+SPEC_DIR = Path(__file__).resolve().parent.parent / "spec"
+LEVELS = ("MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY")
+CLAUSE_ID = re.compile(r"(?P<document>MS-MQRR|MS-MQDMPR|MS-MQMQ|MS-MQQB|MSDN-CURSOR):"
+                       r"(?P<section>[0-9]+(?:\.[0-9]+)*|[A-Z]+):(?P<number>[0-9]{2})")
+DECISION_ID = re.compile(r"^### (D-[0-9]{2}) (.+)$", re.MULTILINE)
+
+
+class CatalogueError(ValueError):
+    """The catalogue is inconsistent; the message names the file and entry."""
+
+
+@dataclass(frozen=True)
+class Clause:
+    id: str
+    document: str
+    revision: str
+    section: str
+    section_title: str
+    level: str
+    testable: bool
+    text: str
+    reason: str = ""
+    decisions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Catalogue:
+    clauses: dict[str, Clause]
+    decisions: dict[str, str]   # id -> title
+
+    def testable(self) -> list[Clause]:
+        return [clause for clause in self.clauses.values() if clause.testable]
+
+    def __contains__(self, clause_id: str) -> bool:
+        return clause_id in self.clauses
+
+    def __getitem__(self, clause_id: str) -> Clause:
+        return self.clauses[clause_id]
+
+
+def load_decisions(path: Path | None = None) -> dict[str, str]:
+    text = (path or SPEC_DIR / "decisions.md").read_text(encoding="utf-8")
+    decisions = {}
+    for match in DECISION_ID.finditer(text):
+        if match.group(1) in decisions:
+            raise CatalogueError(f"decisions.md: {match.group(1)} appears twice")
+        decisions[match.group(1)] = match.group(2).strip()
+    return decisions
+
+
+def load_catalogue(directory: Path | None = None, decisions_path: Path | None = None) -> Catalogue:
+    directory = directory or SPEC_DIR / "clauses"
+    decisions = load_decisions(decisions_path)
+    clauses: dict[str, Clause] = {}
+    files = sorted(directory.glob("*.toml"))
+    if not files:
+        raise CatalogueError(f"{directory}: no clause files (*.toml)")
+    for path in files:
+        for clause in _load_file(path, decisions):
+            if clause.id in clauses:
+                raise CatalogueError(f"{path.name}: clause {clause.id} is defined twice")
+            clauses[clause.id] = clause
+    return Catalogue(clauses, decisions)
+
+
+def _load_file(path: Path, decisions: dict[str, str]) -> list[Clause]:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as error:
+        raise CatalogueError(f"{path.name}: not valid TOML: {error}") from None
+    document = data.get("document") or {}
+    for key in ("id", "title", "revision"):
+        if not isinstance(document.get(key), str) or not document[key]:
+            raise CatalogueError(f"{path.name}: [document] needs a non-empty {key!r}")
+    sections = data.get("sections") or {}
+    result = []
+    for position, entry in enumerate(data.get("clause") or [], start=1):
+        where = f"{path.name}: clause #{position} ({entry.get('id', 'no id')})"
+        result.append(_clause(entry, document, sections, decisions, where))
+    return result
+
+
+def _clause(entry: dict, document: dict, sections: dict, decisions: dict, where: str) -> Clause:
+    unknown = set(entry) - {"id", "section", "level", "testable", "text", "reason", "decisions"}
+    if unknown:
+        raise CatalogueError(f"{where}: unknown field(s) {sorted(unknown)}")
+    clause_id = entry.get("id", "")
+    match = CLAUSE_ID.fullmatch(clause_id)
+    if not match:
+        raise CatalogueError(f"{where}: id must look like MS-MQRR:3.1.4.7:16")
+    if match.group("document") != document["id"]:
+        raise CatalogueError(f"{where}: id names {match.group('document')}, the file is {document['id']}")
+    section = entry.get("section")
+    if section != match.group("section"):
+        raise CatalogueError(f"{where}: section {section!r} does not match the id")
+    if section not in sections:
+        raise CatalogueError(f"{where}: section {section} is not listed in [sections]")
+    if entry.get("level") not in LEVELS:
+        raise CatalogueError(f"{where}: level must be one of {', '.join(LEVELS)}")
+    testable = entry.get("testable")
+    if not isinstance(testable, bool):
+        raise CatalogueError(f"{where}: testable must be true or false")
+    reason = entry.get("reason", "")
+    if not testable and not reason:
+        raise CatalogueError(f"{where}: a clause that is not testable needs a reason")
+    text = entry.get("text", "")
+    if not isinstance(text, str) or not text.strip() or "\n" in text:
+        raise CatalogueError(f"{where}: text must be one non-empty line")
+    cited = tuple(entry.get("decisions") or ())
+    for decision in cited:
+        if decision not in decisions:
+            raise CatalogueError(f"{where}: decision {decision} is not in decisions.md")
+    return Clause(clause_id, document["id"], document["revision"], section, sections[section],
+                  entry["level"], testable, text.strip(), reason, cited)

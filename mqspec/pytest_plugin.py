@@ -1,0 +1,164 @@
+"""pytest plugin of the conformance suite: targets, clause tags, waivers, results.
+
+Options
+    --target URL      a queue manager to certify (repeatable; default: reference)
+    --results DIR     where the run writes junit.xml, cucumber.json, run.json and
+                      machines.ndjson (default: results/<run id>)
+    --clause ID       run only scenarios tagged with this clause (repeatable)
+    --waivers FILE    a TOML file: [waive] "<clause id>" = "reason", skip_levels = ["SHOULD"]
+    --skip-level L    skip clauses of level L (SHOULD, MAY, ...; repeatable)
+    --deep            stateful machines explore far more examples
+
+A scenario tagged `@clause:<id>` gets a `clause` marker (select with
+`-m "clause(id='MS-MQRR:3.1.4.7:16')"` or --clause) and a `clause` property in
+the JUnit report.  Waived scenarios are skipped with a reason starting
+"waived:"; they are reported, never hidden.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import os
+import tomllib
+import uuid
+from pathlib import Path
+
+import pytest
+
+from .catalogue import CatalogueError, load_catalogue
+
+ROOT = Path(__file__).resolve().parent.parent
+SUITE_PARTS = ("features", "steps", "spec")
+RESULTS_KEY = pytest.StashKey[dict]()
+
+
+def pytest_addoption(parser):
+    group = parser.getgroup("mqspec", "MSMQ conformance")
+    group.addoption("--target", action="append", default=[], metavar="URL",
+                    help="queue manager to certify (repeatable); default: reference")
+    group.addoption("--results", default=None, metavar="DIR", help="results directory of this run")
+    group.addoption("--clause", action="append", default=[], metavar="ID", help="run only this clause")
+    group.addoption("--waivers", default=None, metavar="FILE", help="TOML file of waived clauses")
+    group.addoption("--skip-level", action="append", default=[], metavar="LEVEL",
+                    help="skip clauses of this level (MUST, SHOULD, MAY, ...)")
+    group.addoption("--deep", action="store_true", help="stateful machines run far more examples")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "clause(id): the normative clause a scenario checks")
+    config.addinivalue_line("markers", "conformance: a scenario of the conformance suite")
+    if hasattr(config, "workerinput"):
+        return
+    run_id = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ") + "-" + uuid.uuid4().hex[:6]
+    results = Path(config.getoption("results") or ROOT / "results" / run_id)
+    results.mkdir(parents=True, exist_ok=True)
+    if config.option.xmlpath is None:
+        config.option.xmlpath = str(results / "junit.xml")
+    if getattr(config.option, "cucumber_json_path", None) is None:
+        config.option.cucumber_json_path = str(results / "cucumber.json")
+    os.environ["MQSPEC_RESULTS"] = str(results)
+    os.environ["MQSPEC_RUN_ID"] = run_id
+    config.stash[RESULTS_KEY] = {"run_id": run_id, "results": results,
+                                 "started": _dt.datetime.now(_dt.timezone.utc).isoformat(),
+                                 "targets": config.getoption("target") or ["reference"],
+                                 "waivers": _waivers(config)}
+
+
+def _waivers(config) -> dict:
+    """{'clauses': {id: reason}, 'levels': set} from --waivers and --skip-level."""
+    clauses, levels = {}, {level.upper() for level in config.getoption("skip_level")}
+    path = config.getoption("waivers")
+    if path:
+        try:
+            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError) as error:
+            raise pytest.UsageError(f"--waivers {path}: {error}") from None
+        clauses.update({str(k): str(v) for k, v in (data.get("waive") or {}).items()})
+        levels.update(level.upper() for level in data.get("skip_levels") or [])
+    return {"clauses": clauses, "levels": levels}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_bdd_apply_tag(tag, function):
+    if tag.startswith("clause:"):
+        clause = tag[len("clause:"):]
+        pytest.mark.clause(clause, id=clause)(function)
+        return True
+    if tag in ("restart", "time_travel", "slow"):
+        getattr(pytest.mark, tag)(function)
+        return True
+    return None
+
+
+def pytest_collection_modifyitems(session, config, items):
+    state = config.stash.get(RESULTS_KEY, None)
+    try:
+        catalogue = load_catalogue()
+    except CatalogueError as error:
+        raise pytest.UsageError(f"clause catalogue: {error}") from None
+    wanted = set(config.getoption("clause"))
+    selected, deselected = [], []
+    for item in items:
+        clauses = [mark.args[0] for mark in item.iter_markers("clause")]
+        if not clauses:
+            selected.append(item)
+            continue
+        if wanted and not wanted.intersection(clauses):
+            deselected.append(item)
+            continue
+        selected.append(item)
+        for clause in clauses:
+            item.user_properties.append(("clause", clause))
+        target = getattr(item, "callspec", None) and item.callspec.params.get("target_url")
+        if target:
+            item.user_properties.append(("target", target))
+        reason = _waiver_reason(clauses, catalogue, state["waivers"] if state else None)
+        if reason:
+            item.add_marker(pytest.mark.skip(reason=f"waived: {reason}"))
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = selected
+
+
+def _waiver_reason(clauses, catalogue, waivers) -> str | None:
+    if not waivers:
+        return None
+    for clause in clauses:
+        if clause in waivers["clauses"]:
+            return f"{clause}: {waivers['clauses'][clause]}"
+    levels = {catalogue[c].level for c in clauses if c in catalogue}
+    if levels and levels <= waivers["levels"]:
+        return f"level {', '.join(sorted(levels))} skipped"
+    return None
+
+
+def suite_version() -> str:
+    """A hash of everything that defines the suite: features, steps and the catalogue."""
+    digest = hashlib.sha256()
+    for part in SUITE_PARTS:
+        for path in sorted((ROOT / part).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(str(path.relative_to(ROOT)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def pytest_sessionfinish(session, exitstatus):
+    state = session.config.stash.get(RESULTS_KEY, None)
+    if state is None:
+        return
+    try:
+        catalogue = load_catalogue()
+        revisions = sorted({(c.document, c.revision) for c in catalogue.clauses.values()})
+    except CatalogueError:
+        revisions = []
+    record = {
+        "run_id": state["run_id"], "targets": state["targets"], "suite_version": suite_version(),
+        "spec_revisions": {document: revision for document, revision in revisions},
+        "started": state["started"], "finished": _dt.datetime.now(_dt.timezone.utc).isoformat(),
+        "exit_status": int(exitstatus), "waived_clauses": state["waivers"]["clauses"],
+        "skipped_levels": sorted(state["waivers"]["levels"]),
+    }
+    (state["results"] / "run.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")

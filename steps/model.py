@@ -1,0 +1,355 @@
+"""A small, independent model of one MSMQ queue, for the stateful machines.
+
+Theory of operation
+-------------------
+The model is written from the specification digests (MS-MQDMPR 3.1.1.2, 3.1.1.11,
+3.1.4.4/5, 3.1.7.1.7-15, 3.1.7.3.2/3, 3.2.7; MS-MQRR 3.1.4.7-9, 3.1.4.13, 3.1.4.15)
+and from spec/decisions.md; it shares nothing with reference/.  It predicts, for
+every operation, the status a conformant queue manager returns and the label of
+the message it hands back.  Status codes are HRESULT *names* (strings), so the
+model needs no table of numbers and reads like the specification.
+
+* A message has a label, a priority, an arrival number and a state: Available,
+  Locked, PurgePending, or Gone (removed from the list).  Its place in the queue
+  is its key (-priority, arrival): higher priority first, then arrival order
+  (MS-MQDMPR 3.1.1.2).  Gone messages keep their key, so a cursor can rest on
+  one and move on from its place (decision D-06; MSDN "multiple cursors").
+* Seeking forward from a key gives the first Available message with a larger key;
+  backwards, the last Available one with a smaller key.  Peeks see nothing more
+  than receives do: no message here sets AllowPeekWhenLocked (3.1.7.3.2).
+* A cursor is (position, state).  The position is START (before the first
+  message, D-01), or the key of a message.  The state is Unread or Read; the Wait
+  states never last, because every call uses a zero time-out: a read that would
+  wait fails at once (D-03: MQ_ERROR_IO_TIMEOUT; a cursor receive with nothing
+  to take: MQ_ERROR_MESSAGE_NOT_FOUND) and Wait Time Expired leaves the cursor
+  Unread at its place (3.2.7.6).
+* Receives are two-phase (MS-MQRR 3.1.4.7, D-51): a start locks the message and
+  files a pending entry under the request's name; R_EndReceive ACK removes it,
+  NACK makes it Available again (3.1.7.1.12).  A failed start files nothing (D-52).
+* Transactions (3.1.4.4, 3.1.4.5): a receive in a transaction locks the message
+  and records a Dequeue operation; a send in a transaction inserts the message
+  Locked and records an Enqueue.  Commit removes received messages and makes
+  sent ones Available; abort does the reverse.  Purge (3.1.7.1.7) removes the
+  Available messages and marks Locked ones PurgePending: they go when released,
+  whatever the outcome (3.1.7.1.12, D-16, D-24).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+AVAILABLE, LOCKED, PURGE_PENDING, GONE = "Available", "Locked", "PurgePending", "Gone"
+UNREAD, READ = "Unread", "Read"
+START = (-99, -1)  # before every key: (-priority, arrival) with priority <= 7
+
+OK = "MQ_OK"
+IO_TIMEOUT = "MQ_ERROR_IO_TIMEOUT"
+NOT_FOUND = "MQ_ERROR_MESSAGE_NOT_FOUND"
+ALREADY_RECEIVED = "MQ_ERROR_MESSAGE_ALREADY_RECEIVED"
+ILLEGAL_CURSOR_ACTION = "MQ_ERROR_ILLEGAL_CURSOR_ACTION"
+TRANSACTION_USAGE = "MQ_ERROR_TRANSACTION_USAGE"
+TRANSACTION_SEQUENCE = "MQ_ERROR_TRANSACTION_SEQUENCE"
+INVALID_HANDLE = "MQ_ERROR_INVALID_HANDLE"
+INVALID_PARAMETER = "MQ_ERROR_INVALID_PARAMETER"
+STATUS_NOT_FOUND = "STATUS_NOT_FOUND"
+STATUS_INVALID_HANDLE = "STATUS_INVALID_HANDLE"
+
+LOOKUP_ACTIONS = {  # MS-MQRR 3.1.4.7 ulAction -> (peek?, seek direction)
+    "MQ_LOOKUP_PEEK_CURRENT": (True, "current"), "MQ_LOOKUP_PEEK_NEXT": (True, "next"),
+    "MQ_LOOKUP_PEEK_PREV": (True, "previous"), "MQ_LOOKUP_RECEIVE_CURRENT": (False, "current"),
+    "MQ_LOOKUP_RECEIVE_NEXT": (False, "next"), "MQ_LOOKUP_RECEIVE_PREV": (False, "previous"),
+}
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What an operation returns: a status name and, on success, the message's label."""
+    hresult: str
+    label: str | None = None
+
+
+@dataclass
+class Message:
+    label: str
+    priority: int
+    arrival: int
+    state: str = AVAILABLE
+    holder: tuple[str, str] | None = None  # ("request", name), ("tx-receive", tx) or ("tx-send", tx)
+    fate: str | None = None                # once Gone: "received", "purged" or "aborted"
+
+    @property
+    def key(self) -> tuple[int, int]:
+        return (-self.priority, self.arrival)
+
+
+@dataclass
+class Cursor:
+    position: tuple[int, int] = START
+    state: str = UNREAD
+
+
+@dataclass
+class QueueModel:
+    transactional: bool = False
+    messages: dict[str, Message] = field(default_factory=dict)
+    cursors: dict[str, Cursor] = field(default_factory=dict)
+    entries: dict[str, tuple[str, bool]] = field(default_factory=dict)  # request -> (label, transactional)
+    transactions: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # tx -> [(op, label)]
+    arrivals: int = 0
+    anonymous: int = 0
+
+    # -- what the queue holds --------------------------------------------------------------
+    def in_list(self) -> list[Message]:
+        """Every message still in the MessagePositionList, front to back."""
+        return sorted((m for m in self.messages.values() if m.state != GONE), key=lambda m: m.key)
+
+    def available(self) -> list[str]:
+        """Labels a peek walk sees (Target.read_queue), front to back."""
+        return [m.label for m in self.in_list() if m.state == AVAILABLE]
+
+    def hidden(self) -> list[str]:
+        """Labels in the list that no peek sees: Locked or PurgePending."""
+        return [m.label for m in self.in_list() if m.state != AVAILABLE]
+
+    def gone(self, fate: str | None = None) -> list[str]:
+        return [m.label for m in self.messages.values() if m.state == GONE and fate in (None, m.fate)]
+
+    def state_of(self, label: str) -> str:
+        return self.messages[label].state
+
+    # -- seeking (MS-MQDMPR 3.1.7.3.2) -------------------------------------------------------
+    def _forward(self, after: tuple[int, int]) -> Message | None:
+        return next((m for m in self.in_list() if m.key > after and m.state == AVAILABLE), None)
+
+    def _backward(self, before: tuple[int, int]) -> Message | None:
+        return next((m for m in reversed(self.in_list()) if m.key < before and m.state == AVAILABLE), None)
+
+    def _at(self, key: tuple[int, int]) -> Message | None:
+        return next((m for m in self.messages.values() if m.key == key), None)
+
+    # -- sending (MS-MQDMPR 3.1.7.1.9) -------------------------------------------------------
+    def send(self, label: str, priority: int = 3, transaction: str | None = None) -> Outcome:
+        if label in self.messages:
+            raise ValueError(f"label {label!r} used twice")
+        if (transaction is not None) != self.transactional:
+            return Outcome(TRANSACTION_USAGE)  # D-35: the transactional kinds must match
+        if transaction is not None and transaction not in self.transactions:
+            raise ValueError(f"transaction {transaction!r} is not open")
+        self.arrivals += 1
+        if transaction is None:
+            self.messages[label] = Message(label, priority, self.arrivals)
+        else:  # D-65: a message sent in a transaction has priority 0; it stays Locked until commit
+            self.messages[label] = Message(label, 0, self.arrivals, LOCKED, ("tx-send", transaction))
+            self.transactions[transaction].append(("enqueue", label))
+        return Outcome(OK)
+
+    # -- cursors (MS-MQDMPR 3.2.7) -----------------------------------------------------------
+    def create_cursor(self, name: str) -> Outcome:
+        self.cursors[name] = Cursor()  # 3.2.7.1: at Start, Unread
+        return Outcome(OK)
+
+    def close_cursor(self, name: str) -> Outcome:
+        del self.cursors[name]
+        return Outcome(OK)
+
+    def peek(self, cursor: str | None = None) -> Outcome:
+        """MQ_ACTION_PEEK_CURRENT (Peek Message, 3.1.7.1.15; Get Message For Peek, 3.2.7.2)."""
+        if cursor is None:
+            found = self._forward(START)
+            return Outcome(OK, found.label) if found else Outcome(IO_TIMEOUT)
+        c = self.cursors[cursor]
+        if c.state == UNREAD:
+            found = self._forward(c.position)
+            if found is None:
+                return Outcome(IO_TIMEOUT)  # WaitPeek, the wait fails, Wait Time Expired: Unread, same place
+            c.position, c.state = found.key, READ
+            return Outcome(OK, found.label)
+        here = self._at(c.position)
+        if here is not None and here.state == AVAILABLE:
+            return Outcome(OK, here.label)
+        return Outcome(ALREADY_RECEIVED)
+
+    def peek_next(self, cursor: str) -> Outcome:
+        """MQ_ACTION_PEEK_NEXT (Peek Next Message, 3.1.7.1.14; Get Next Message For Peek, 3.2.7.3)."""
+        c = self.cursors[cursor]
+        if c.state == UNREAD:
+            return Outcome(ILLEGAL_CURSOR_ACTION)
+        found = self._forward(c.position)
+        if found is None:
+            c.state = UNREAD  # the failed wait's Wait Time Expired (3.2.7.6): Unread, position kept
+            return Outcome(IO_TIMEOUT)
+        c.position = found.key
+        return Outcome(OK, found.label)
+
+    def start_receive(self, request: str | None = None, cursor: str | None = None) -> Outcome:
+        """MQ_ACTION_RECEIVE: Dequeue Message Begin (3.1.7.1.10-11), two-phase.
+
+        The pending entry is filed under `request` (a fresh name when None)."""
+        if cursor is None:
+            found = self._forward(START)
+            if found is None:
+                return Outcome(IO_TIMEOUT)  # D-03
+        else:
+            c = self.cursors[cursor]
+            if c.state == UNREAD:
+                found = self._forward(c.position)
+                if found is None:
+                    return Outcome(NOT_FOUND)  # 3.2.7.4 with iNoWait
+                c.position = found.key
+            else:
+                found = self._at(c.position)
+                if found is None or found.state != AVAILABLE:
+                    return Outcome(ALREADY_RECEIVED)
+                c.state = UNREAD
+        self._file(found, request)
+        return Outcome(OK, found.label)
+
+    def receive(self, cursor: str | None = None) -> Outcome:
+        """A whole receive: start, then R_EndReceive with RR_ACK."""
+        request = self._anonymous()
+        out = self.start_receive(request, cursor)
+        if out.hresult == OK:
+            self.end_receive(request, "RR_ACK")
+        return out
+
+    # -- lookup identifiers (3.1.7.1.13, 3.1.7.3.3, D-04, D-05, D-06) ------------------------
+    def lookup(self, action: str, label: str, request: str | None = None) -> Outcome:
+        peek, direction = LOOKUP_ACTIONS[action]
+        named = self.messages.get(label)
+        if named is None or named.state == GONE:
+            return Outcome(NOT_FOUND)  # not in the list: no position has that id
+        if direction == "current":
+            if named.state == AVAILABLE:
+                found = named
+            elif peek and named.state == LOCKED:
+                return Outcome(TRANSACTION_USAGE)  # no AllowPeekWhenLocked
+            else:
+                return Outcome(NOT_FOUND)
+        elif direction == "next":
+            found = self._forward(named.key)
+        else:
+            found = self._backward(named.key)
+        if found is None:
+            return Outcome(NOT_FOUND)
+        if not peek:
+            self._file(found, request)  # D-51: lookup receives are two-phase too
+        return Outcome(OK, found.label)
+
+    def lookup_receive(self, action: str, label: str) -> Outcome:
+        """A whole lookup receive: start, then R_EndReceive with RR_ACK."""
+        request = self._anonymous()
+        out = self.lookup(action, label, request)
+        if out.hresult == OK and not LOOKUP_ACTIONS[action][0]:
+            self.end_receive(request, "RR_ACK")
+        return out
+
+    # -- ending two-phase reads (MS-MQRR 3.1.4.8, 3.1.4.9, 3.1.4.15) -------------------------
+    def end_receive(self, request: str, ack: str, transactional: bool = False) -> Outcome:
+        if not self.entries:
+            return Outcome(INVALID_HANDLE)
+        if request not in self.entries:
+            return Outcome(INVALID_PARAMETER)
+        label, _ = self.entries.pop(request)
+        message = self.messages[label]
+        if message.state == GONE:
+            return Outcome(NOT_FOUND)
+        return Outcome(self._dequeue_message_end(message, ack == "RR_ACK", transactional))
+
+    def end_transactional_receive(self, request: str, ack: str) -> Outcome:
+        return self.end_receive(request, ack, transactional=True)
+
+    def _dequeue_message_end(self, message: Message, delete: bool, transactional: bool) -> str:
+        """MS-MQDMPR 3.1.7.1.12."""
+        if message.state == AVAILABLE:
+            return TRANSACTION_SEQUENCE
+        if transactional:
+            return OK  # the transaction decides (A8: RR_NACK changes nothing either)
+        if message.state == PURGE_PENDING:
+            self._remove(message, "purged")
+        elif delete:
+            self._remove(message, "received")
+        else:
+            self._release(message)
+        return OK
+
+    def cancel_receive(self, request: str) -> Outcome:
+        """Nothing ever waits (time-out 0), so there is no waiting read to cancel (D-54)."""
+        return Outcome(STATUS_NOT_FOUND)
+
+    # -- purge (3.1.7.1.7) ---------------------------------------------------------------------
+    def purge(self) -> Outcome:
+        for message in self.in_list():
+            if message.state == AVAILABLE:
+                self._remove(message, "purged")
+            else:
+                message.state = PURGE_PENDING
+        return Outcome(OK)
+
+    # -- transactions (3.1.4.4, 3.1.4.5, MS-MQRR 3.1.4.13) -------------------------------------
+    def begin(self, tx: str) -> Outcome:
+        self.transactions[tx] = []
+        return Outcome(OK)
+
+    def start_transactional_receive(self, tx: str, request: str) -> Outcome:
+        """MS-MQRR 3.1.4.13 with MQ_ACTION_RECEIVE, no cursor, an open transaction."""
+        if not self.transactional:
+            return Outcome(TRANSACTION_USAGE)
+        found = self._forward(START)
+        if found is None:
+            return Outcome(IO_TIMEOUT)
+        self._lock(found, ("tx-receive", tx))
+        self.transactions[tx].append(("dequeue", found.label))
+        self.entries[request] = (found.label, True)
+        return Outcome(OK, found.label)
+
+    def commit(self, tx: str) -> Outcome:
+        if tx not in self.transactions:
+            return Outcome(TRANSACTION_SEQUENCE)
+        for op, label in self.transactions.pop(tx):
+            message = self.messages[label]
+            if message.state == GONE:
+                continue
+            if op == "dequeue":
+                self._remove(message, "purged" if message.state == PURGE_PENDING else "received")
+            elif message.state == PURGE_PENDING:
+                self._remove(message, "purged")  # D-24
+            else:
+                self._release(message)
+        return Outcome(OK)
+
+    def abort(self, tx: str) -> Outcome:
+        if tx not in self.transactions:
+            return Outcome(TRANSACTION_SEQUENCE)
+        for op, label in self.transactions.pop(tx):
+            message = self.messages[label]
+            if message.state == GONE:
+                continue
+            if op == "enqueue":
+                self._remove(message, "aborted")
+            elif message.state == PURGE_PENDING:
+                self._remove(message, "purged")  # D-16
+            else:
+                self._release(message)
+        return Outcome(OK)
+
+    # -- state changes -----------------------------------------------------------------------
+    def _anonymous(self) -> str:
+        self.anonymous += 1
+        return f"(request {self.anonymous})"
+
+    def _file(self, message: Message, request: str | None) -> None:
+        request = request if request is not None else self._anonymous()
+        self._lock(message, ("request", request))
+        self.entries[request] = (message.label, False)
+
+    @staticmethod
+    def _lock(message: Message, holder: tuple[str, str]) -> None:
+        message.state, message.holder = LOCKED, holder
+
+    @staticmethod
+    def _release(message: Message) -> None:
+        message.state, message.holder = AVAILABLE, None
+
+    @staticmethod
+    def _remove(message: Message, fate: str) -> None:
+        message.state, message.holder, message.fate = GONE, None, fate

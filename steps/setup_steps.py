@@ -1,0 +1,232 @@
+"""Steps that set a scene: queues, messages, handles, cursors, transactions, time."""
+
+from __future__ import annotations
+
+import pytest
+from pytest_bdd import given, parsers, then, when
+
+from adapters import HRESULT, INFINITE, MessageProperties, describe_hresult, queue_format
+
+from .values import acknowledgements, hresult, labels, number
+from .world import Sent, World
+
+# Columns of a message table, and how each sets a MessageProperties field.
+MESSAGE_COLUMNS = {
+    "label": ("label", str),
+    "priority": ("priority", int),
+    "body": ("body", lambda text: text.encode()),
+    "body size": ("body", lambda text: bytes(i % 251 for i in range(int(text)))),
+    "delivery": ("delivery", str),
+    "class": ("message_class", number),
+    "acknowledgements": ("acknowledgements", acknowledgements),
+    "admin queue": ("admin_queue", None),
+    "response queue": ("response_queue", None),
+    "time to reach queue": ("time_to_reach_queue", number),
+    "time to be received": ("time_to_be_received", number),
+    "sent": ("sent_time", None),
+    "journal": ("positive_journaling", lambda text: text == "yes"),
+    "dead letter": ("negative_journaling", lambda text: text == "yes"),
+    "peek when locked": ("allow_peek_when_locked", lambda text: text == "yes"),
+    "srmp envelope": ("srmp_envelope", str),
+    "srmp compound message": ("srmp_compound_message", lambda text: text.encode()),
+}
+
+
+def make_queue(world: World, alias: str, **attributes) -> None:
+    created = world.target.create_queue(world.pathname(alias), **attributes)
+    assert created.hresult == HRESULT.MQ_OK, f"creating {alias!r}: {describe_hresult(created.hresult)}"
+    world.queues[alias] = created.format_name
+
+
+@given(parsers.parse('a queue "{alias}"'))
+def a_queue(world, alias):
+    make_queue(world, alias)
+
+
+@given(parsers.parse('a transactional queue "{alias}"'))
+def a_transactional_queue(world, alias):
+    make_queue(world, alias, transactional=True)
+
+
+@given(parsers.parse('a queue "{alias}" with a quota of {kilobytes:d} KB'))
+def a_queue_with_quota(world, alias, kilobytes):
+    make_queue(world, alias, quota=kilobytes)
+
+
+@given(parsers.parse('a queue "{alias}" with journaling'))
+def a_journaled_queue(world, alias):
+    make_queue(world, alias, journaling=True)
+
+
+@given(parsers.parse('a subqueue "{sub}" of "{alias}"'))
+def a_subqueue(world, sub, alias):
+    created = world.target.create_queue(f"{world.pathname(alias)};{sub}")
+    assert created.hresult == HRESULT.MQ_OK, f"creating subqueue {sub!r}: {describe_hresult(created.hresult)}"
+    world.queues[f"{alias};{sub}"] = f"DIRECT=OS:{world.pathname(alias)};{sub}"
+
+
+def properties(world: World, row: dict[str, str]) -> MessageProperties:
+    props = MessageProperties()
+    for column, text in row.items():
+        if column not in MESSAGE_COLUMNS:
+            raise KeyError(f"unknown message column {column!r}; known: {', '.join(MESSAGE_COLUMNS)}")
+        if text == "":
+            continue
+        name, convert = MESSAGE_COLUMNS[column]
+        if column in ("admin queue", "response queue"):
+            value = world.queue(text)
+        elif column == "sent":
+            value = _sent_time(world, text)
+        else:
+            value = convert(text)
+        setattr(props, name, value)
+    return props
+
+
+def _sent_time(world: World, text: str) -> int:
+    """'now', or 'N seconds ago' (the target's clock is near the test's)."""
+    import time
+    if text == "now":
+        return int(time.time())
+    amount, unit, ago = text.split()
+    assert unit == "seconds" and ago == "ago", f"sent time {text!r}: write 'now' or 'N seconds ago'"
+    return int(time.time()) - int(amount)
+
+
+def send(world: World, alias: str, props: MessageProperties, transaction: str | None = None):
+    uow = world.transactions[transaction] if transaction else None
+    out = world.target.send(world.queue(alias), props, uow)
+    world.record(out)
+    world.sent[props.label] = Sent(props.label, world.queue(alias), getattr(out, "message_id", b""),
+                                   transactional=uow is not None)
+    return out
+
+
+def send_ok(world: World, alias: str, props: MessageProperties, transaction: str | None = None) -> None:
+    out = send(world, alias, props, transaction)
+    assert (out.hresult, out.r_status) == (HRESULT.MQ_OK, 0), \
+        f"sending {props.label!r}: {describe_hresult(out.hresult)}, status {out.r_status}"
+
+
+@given(parsers.parse('"{alias}" holds {names}'))
+def queue_holds(world, alias, names):
+    for label in labels(names):
+        send_ok(world, alias, MessageProperties(label=label))
+
+
+@given(parsers.parse('"{alias}" holds messages:'))
+def queue_holds_table(world, alias, datatable):
+    header, *rows = datatable
+    for row in rows:
+        send_ok(world, alias, properties(world, dict(zip(header, row))))
+
+
+@given(parsers.parse('message "{label}" is sent to "{alias}" with:'))
+@when(parsers.parse('message "{label}" is sent to "{alias}" with:'))
+def send_with(world, label, alias, datatable):
+    row = {"label": label, **{key: value for key, value in datatable}}
+    send(world, alias, properties(world, row))
+
+
+@given(parsers.parse('message "{label}" is sent to "{alias}"'))
+@when(parsers.parse('message "{label}" is sent to "{alias}"'))
+def send_plain(world, label, alias):
+    send(world, alias, MessageProperties(label=label))
+
+
+@given(parsers.parse('message "{label}" is sent to "{alias}" in transaction "{tx}"'))
+@when(parsers.parse('message "{label}" is sent to "{alias}" in transaction "{tx}"'))
+def send_in_transaction(world, label, alias, tx):
+    send(world, alias, MessageProperties(label=label), tx)
+
+
+@then(parsers.parse("the send is accepted with status {status:d}"))
+def send_status(world, status):
+    assert world.status == HRESULT.MQ_OK, describe_hresult(world.status)
+    assert world.last.r_status == status, f"Enqueue Message status {world.last.r_status}, expected {status}"
+
+
+@then(parsers.parse("the send is refused with {status}"))
+def send_refused(world, status):
+    assert world.status == hresult(status), f"got {describe_hresult(world.status)}, expected {status}"
+
+
+@given(parsers.parse('"{alias}" is opened with {access} as "{handle}"'))
+@when(parsers.parse('"{alias}" is opened with {access} as "{handle}"'))
+def open_handle(world, alias, access, handle):
+    open_with_share(world, alias, access, "MQ_DENY_NONE", handle)
+
+
+@given(parsers.parse('"{alias}" is opened with {access} and {share} as "{handle}"'))
+@when(parsers.parse('"{alias}" is opened with {access} and {share} as "{handle}"'))
+def open_with_share(world, alias, access, share, handle):
+    out = world.target.open_queue(queue_format(world.queue(alias)), number(access), number(share))
+    world.record(out)
+    if out.hresult == HRESULT.MQ_OK:
+        world.handles[handle] = out.pph_context
+        world.handle_queue[handle] = alias
+
+
+@given(parsers.parse('"{alias}" is opened for move as "{handle}"'))
+def open_for_move(world, alias, handle):
+    out = world.target.open_queue_for_move(queue_format(world.queue(alias)), number("MQ_MOVE_ACCESS"),
+                                           number("MQ_DENY_NONE"))
+    assert out.hresult == HRESULT.MQ_OK, describe_hresult(out.hresult)
+    world.handles[handle] = out.pph_context
+    world.handle_queue[handle] = alias
+    world.move_contexts[handle] = out.p_move_context
+
+
+@given(parsers.parse('cursor "{cursor}" is created on "{handle}"'))
+@when(parsers.parse('cursor "{cursor}" is created on "{handle}"'))
+def create_cursor(world, cursor, handle):
+    out = world.target.create_cursor(world.handle(handle))
+    world.record(out)
+    assert out.hresult == HRESULT.MQ_OK, describe_hresult(out.hresult)
+    world.cursors[cursor] = (handle, out.ph_cursor)
+
+
+@given(parsers.parse('transaction "{tx}" is begun'))
+@when(parsers.parse('transaction "{tx}" is begun'))
+def begin(world, tx):
+    world.transactions[tx] = world.target.begin_transaction()
+
+
+@given(parsers.parse('transaction "{tx}" is {outcome}'))
+@when(parsers.parse('transaction "{tx}" is {outcome}'))
+def end_transaction(world, tx, outcome):
+    action = {"committed": world.target.commit_transaction, "aborted": world.target.abort_transaction,
+              "prepared": world.target.prepare_transaction}[outcome]
+    world.record(action(world.transactions[tx]))
+
+
+@when("the queue manager restarts")
+def restart(world):
+    if not world.target.restartable:
+        pytest.skip(f"waived: {world.target.name} cannot be restarted by the suite")
+    world.target.restart()
+    world.handles.clear()
+    world.cursors.clear()
+
+
+@when(parsers.parse("{amount:d} {unit} pass"))
+@given(parsers.parse("{amount:d} {unit} pass"))
+def time_passes(world, amount, unit):
+    scale = {"milliseconds": 1, "millisecond": 1, "seconds": 1000, "second": 1000, "minutes": 60_000}[unit]
+    world.target.elapse(amount * scale)
+
+
+@then(parsers.parse('"{alias}" holds {names}'))
+def queue_contents(world, alias, names):
+    expected = labels(names)
+    actual = world.labels(alias)
+    assert actual == expected, f"{alias!r} holds {actual}, expected {expected}"
+
+
+@then(parsers.parse('"{alias}" holds {count:d} messages'))
+def queue_count(world, alias, count):
+    actual = world.labels(alias)
+    assert len(actual) == count, f"{alias!r} holds {len(actual)} messages: {actual}"
+
+
+__all__ = ["INFINITE"]

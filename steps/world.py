@@ -1,0 +1,128 @@
+"""The state one scenario builds up: names it gave to what the target handed out.
+
+Scenarios never see server-issued values (context handles, cursor handles,
+lookup identifiers, request ids, transaction ids); they name them ("h", "c1",
+"m2") and the World keeps the mapping, so the same scenario runs against any
+target.  Queue names get a per-scenario prefix so that scenarios can share a
+live server.
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import uuid
+from dataclasses import dataclass, field
+
+from adapters import HRESULT, Target, describe_hresult
+
+from .packet_reader import DecodedMessage, read_sections
+
+MAX_SIZE = 0x400000  # MS-MQMQ 2.2.19.1: no packet is larger
+
+
+@dataclass
+class Sent:
+    label: str
+    format_name: str
+    message_id: bytes
+    transactional: bool = False
+
+
+@dataclass
+class Background:
+    """A call running on another thread (a blocking receive)."""
+    thread: threading.Thread
+    result: object = None
+    started: float = 0.0
+    finished: float = 0.0
+
+
+@dataclass
+class World:
+    target: Target
+    prefix: str = field(default_factory=lambda: "mqs" + uuid.uuid4().hex[:6])
+    queues: dict[str, str] = field(default_factory=dict)          # alias -> format name
+    handles: dict[str, bytes] = field(default_factory=dict)       # alias -> context handle
+    handle_queue: dict[str, str] = field(default_factory=dict)    # handle alias -> queue alias
+    move_contexts: dict[str, int] = field(default_factory=dict)   # handle alias -> pMoveContext
+    cursors: dict[str, tuple[str, int]] = field(default_factory=dict)  # alias -> (handle alias, hCursor)
+    transactions: dict[str, bytes] = field(default_factory=dict)  # alias -> XACTUOW
+    sent: dict[str, Sent] = field(default_factory=dict)           # label -> what was sent
+    sequence_ids: dict[str, int] = field(default_factory=dict)    # label -> pSequenceId seen
+    requests: dict[str, tuple[str, int]] = field(default_factory=dict)  # alias -> (handle alias, dwRequestId)
+    background: dict[str, Background] = field(default_factory=dict)
+    last: object = None            # the last call's result object
+    status: int | None = None      # the last call's HRESULT
+    decoded: DecodedMessage | None = None  # the message the last call returned
+    max_body: int = MAX_SIZE
+    _ids: itertools.count = field(default_factory=lambda: itertools.count(101))
+
+    # -- names ------------------------------------------------------------------------------
+    def pathname(self, alias: str) -> str:
+        return f"{self.target.computer_name}\\private$\\{self.prefix}-{alias}"
+
+    def queue(self, alias: str) -> str:
+        if alias in ("the system journal", "the dead-letter queue", "the transactional dead-letter queue"):
+            return self.target.machine_format_name({"the system journal": "JOURNAL",
+                                                    "the dead-letter queue": "DEADLETTER",
+                                                    "the transactional dead-letter queue": "DEADXACT"}[alias])
+        if alias.endswith(" journal"):
+            return self.queue(alias[: -len(" journal")]) + ";JOURNAL"
+        if alias not in self.queues:
+            raise KeyError(f"no queue called {alias!r} in this scenario")
+        return self.queues[alias]
+
+    def handle(self, alias: str) -> bytes:
+        if alias not in self.handles:
+            raise KeyError(f"no queue handle called {alias!r} in this scenario")
+        return self.handles[alias]
+
+    def cursor(self, alias: str) -> tuple[bytes, int]:
+        handle_alias, h_cursor = self.cursors[alias]
+        return self.handle(handle_alias), h_cursor
+
+    def request_id(self) -> int:
+        return next(self._ids)
+
+    def lookup_id(self, label: str) -> int:
+        """The LookupId of a message the scenario has seen, rebuilt from its pSequenceId.
+
+        MS-MQDMPR:3.1.7.1.9:03 the high byte is 0x07 - priority (0) for transactional messages."""
+        if label not in self.sequence_ids:
+            self.learn_sequence_ids()
+        sequence_id = self.sequence_ids[label]
+        sent = self.sent.get(label)
+        return sequence_id | (0x07 << 56 if sent and sent.transactional else 0)
+
+    def learn_sequence_ids(self) -> None:
+        """Peek through every queue of the scenario to learn the sequence ids of its messages."""
+        for format_name in self.queues.values():
+            for message in self.target.read_queue(format_name).messages:
+                decoded = read_sections(message.pp_packet_sections, MAX_SIZE, MAX_SIZE)
+                self.sequence_ids.setdefault(decoded.label, message.p_sequence_id)
+
+    # -- results ----------------------------------------------------------------------------
+    def record(self, result) -> None:
+        self.last = result
+        self.status = result if isinstance(result, int) else getattr(result, "hresult", None)
+        self.decoded = None
+        sections = getattr(result, "pp_packet_sections", None)
+        if self.status == HRESULT.MQ_OK and sections:
+            self.decoded = read_sections(sections, self.max_body, self.max_body)
+            self.sequence_ids[self.decoded.label] = result.p_sequence_id
+
+    def labels(self, queue_alias: str) -> list[str]:
+        out = self.target.read_queue(self.queue(queue_alias))
+        assert out.hresult == HRESULT.MQ_OK, f"reading {queue_alias!r}: {describe_hresult(out.hresult)}"
+        labels = []
+        for message in out.messages:
+            decoded = read_sections(message.pp_packet_sections, MAX_SIZE, MAX_SIZE)
+            self.sequence_ids.setdefault(decoded.label, message.p_sequence_id)
+            labels.append(decoded.label)
+        return labels
+
+    def messages(self, queue_alias: str) -> list[DecodedMessage]:
+        out = self.target.read_queue(self.queue(queue_alias))
+        assert out.hresult == HRESULT.MQ_OK, f"reading {queue_alias!r}: {describe_hresult(out.hresult)}"
+        return [read_sections(m.pp_packet_sections, MAX_SIZE, MAX_SIZE) for m in out.messages]
