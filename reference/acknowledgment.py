@@ -30,7 +30,7 @@ INSECURE_NACKS = frozenset({
     C.MQMSG_CLASS_NACK_BAD_DST_Q, C.MQMSG_CLASS_NACK_BAD_ENCRYPTION, C.MQMSG_CLASS_NACK_BAD_SIGNATURE,
     C.MQMSG_CLASS_NACK_ACCESS_DENIED, C.MQMSG_CLASS_NACK_UNSUPPORTED_CRYPTO_PROVIDER,
 })
-# MS-MQQB:3.1.7.15:03 the classes of the mapping table, each becoming adminAcknowledgment.Class
+# MS-MQQB:3.1.7.15:06 the classes of the mapping table, each becoming adminAcknowledgment.Class
 ACKNOWLEDGMENT_CLASSES = frozenset({
     C.MQMSG_CLASS_ACK_REACH_QUEUE, C.MQMSG_CLASS_ACK_RECEIVE, C.MQMSG_CLASS_NACK_BAD_DST_Q,
     C.MQMSG_CLASS_NACK_DELETED, C.MQMSG_CLASS_NACK_REACH_QUEUE_TIMEOUT, C.MQMSG_CLASS_NACK_Q_EXCEED_QUOTA,
@@ -39,7 +39,7 @@ ACKNOWLEDGMENT_CLASSES = frozenset({
     C.MQMSG_CLASS_NACK_UNSUPPORTED_CRYPTO_PROVIDER, C.MQMSG_CLASS_NACK_Q_DELETED,
     C.MQMSG_CLASS_NACK_Q_PURGED, C.MQMSG_CLASS_NACK_RECEIVE_TIMEOUT, C.MQMSG_CLASS_NACK_RECEIVE_REJECTED,
 })
-# MS-MQQB:3.1.7.15:04 positive acknowledgments carry no body
+# MS-MQQB:3.1.7.15:09 positive acknowledgments carry no body
 NO_BODY_CLASSES = frozenset({C.MQMSG_CLASS_ACK_REACH_QUEUE, C.MQMSG_CLASS_ACK_RECEIVE})
 
 
@@ -92,14 +92,14 @@ class AcknowledgmentEvents:
             correlation_identifier=received_message.identifier,
             response_queue_format_name=received_message.destination_queue_format_name,
             destination_queue_format_name=destination,
-            delivery_guarantee=received_message.delivery_guarantee,
-            # MS-MQQB:3.1.7.15:06 no ack request, never expires, no journaling or privacy
+            delivery_guarantee=received_message.delivery_guarantee,  # MS-MQQB:3.1.7.15:08
+            # MS-MQQB:3.1.7.15:03 no ack request, never expires, no journaling or privacy
             acknowledgements_requested=Acks.NONE, time_to_reach_queue=INFINITE,
             time_to_be_received=INFINITE, privacy_level=PrivacyLevel.None_,
             identifier=self.new_message_identifier(), sent_time=self.now_seconds())
         if message_class not in NO_BODY_CLASSES and received_message.privacy_level == PrivacyLevel.None_:
-            acknowledgment.body = received_message.body  # MS-MQQB:3.1.7.15:04
-        # MS-MQQB:3.1.7.15:07 open the admin queue for sending; if that fails the ack is lost
+            acknowledgment.body = received_message.body  # MS-MQQB:3.1.7.15:09
+        # MS-MQQB:3.1.7.15:07 / 3.1.7.15:04 open the admin queue for sending; if that fails the ack is lost
         status, descriptor = self.open_queue(destination, QueueAccessType.SendAccess, QueueShareMode.DenyNone)
         if status != HRESULT.MQ_OK:
             return

@@ -94,7 +94,7 @@ class ArrivalEvents:
             self.dead_letter(message, reason)
 
     def _mark_transactional(self, message: Message, transaction) -> None:
-        # MS-MQMQ:2.2.19.1:02 transactional messages have priority 0 and are recoverable
+        # MS-MQMQ:2.2.19.1:02 priority 0; MS-MQMQ:2.2.19.2:07 TH needs a recoverable message (D-65)
         message.priority = 0
         message.delivery_guarantee = DeliveryGuarantee.Recoverable
         ordinal = len(transaction.transactional_operation_collection) + 1

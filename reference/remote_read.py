@@ -122,8 +122,8 @@ class RemoteReadServer:
         descriptor = self.context_handles.get(pph_context)
         if descriptor is None:
             return HRESULT.MQ_ERROR_INVALID_HANDLE, pph_context  # MS-MQRR:3.1.4.3:04 (D-44)
-        self._release_pending(pph_context, descriptor)  # MS-MQRR:3.1.4.3:05, D-45 as the rundown does
-        self.qm.close_queue(descriptor)
+        self.qm.close_queue(descriptor)  # MS-MQRR:3.1.4.3:05 waiting reads end cancelled first
+        self._release_pending(pph_context, descriptor)  # D-45 locked messages come back, as in the rundown
         self._forget(pph_context)
         return HRESULT.MQ_OK, NULL_HANDLE  # MS-MQRR:3.1.4.3:02
 
@@ -208,7 +208,9 @@ class RemoteReadServer:
                dw_max_body_size, dw_max_compound_message_size, p_transaction_id) -> ReceiveCall:
         call = ReceiveCall(dw_max_body_size, dw_max_compound_message_size)
         # MS-MQRR:3.1.4.7:16 / 3.1.4.13:08 the combination table first
-        if not receive_parameters_valid(lookup_id, h_cursor, ul_action, ul_timeout):
+        if not (_fits(64, lookup_id) and _fits(32, h_cursor, ul_action, ul_timeout, dw_request_id,
+                                                dw_max_body_size, dw_max_compound_message_size)
+                and receive_parameters_valid(lookup_id, h_cursor, ul_action, ul_timeout)):
             return call.fail(HRESULT.MQ_ERROR_INVALID_PARAMETER)
         descriptor = self.context_handles.get(ph_context)
         if descriptor is None:
@@ -225,8 +227,9 @@ class RemoteReadServer:
                                                                     QueueAccessType.PeekAccess)
         if descriptor.access_type not in allowed:
             return call.fail(HRESULT.MQ_ERROR_ACCESS_DENIED)
-        if receive and (dw_request_id, ph_context) in self.pending_request_table:
-            return call.fail(HRESULT.MQ_ERROR_INVALID_PARAMETER)  # D-36 dwRequestId still in use
+        if ((receive and (dw_request_id, ph_context) in self.pending_request_table)
+                or any(w.tag == dw_request_id for w in descriptor.waiting_message_read_operation_collection)):
+            return call.fail(HRESULT.MQ_ERROR_INVALID_PARAMETER)  # MS-MQRR:3.1.4.7:34 D-36 dwRequestId in use
         transaction = None
         if p_transaction_id is not None:
             queue = descriptor.queue_reference
@@ -276,6 +279,8 @@ class RemoteReadServer:
         message = request.message
         if entry is not None:
             entry.lookup_identifier = message.lookup_identifier
+            self.qm.timers.cancel(entry.timer)
+            self._start_cleanup_timer(entry)  # D-37 the clean-up period starts when the message is locked
         # MS-MQRR:3.1.4.7:21 the sections, the arrival time (D-53: for peeks too) and sequence id
         sections = packet_sections(build_packet(message, self.packet_context), call.dw_max_body_size,
                                    call.dw_max_compound_message_size)
@@ -308,12 +313,12 @@ class RemoteReadServer:
 
     def _end(self, ph_context, dw_ack, dw_request_id, transactional: bool) -> int:
         if dw_ack not in (Ack.RR_NACK, Ack.RR_ACK):
-            return HRESULT.MQ_ERROR_INVALID_PARAMETER  # D-55 the IDL's range(1,2)
+            return HRESULT.MQ_ERROR_INVALID_PARAMETER  # MS-MQRR:3.1.4.9:09 D-55 the IDL's range(1,2)
         if not any(key[1] == ph_context for key in self.pending_request_table):
-            return HRESULT.MQ_ERROR_INVALID_HANDLE  # MS-MQRR:3.1.4.9:02 no entry for this handle
+            return HRESULT.MQ_ERROR_INVALID_HANDLE  # MS-MQRR:3.1.4.9:05 no entry for this handle
         entry = self.pending_request_table.get((dw_request_id, ph_context))
         if entry is None:
-            return HRESULT.MQ_ERROR_INVALID_PARAMETER  # MS-MQRR:3.1.4.9:03
+            return HRESULT.MQ_ERROR_INVALID_PARAMETER  # MS-MQRR:3.1.4.9:06
         if entry.lookup_identifier == 0:
             return HRESULT.MQ_ERROR_MESSAGE_NOT_FOUND  # D-38 its Start is still waiting
         self._remove_entry(entry)
@@ -324,8 +329,8 @@ class RemoteReadServer:
             return HRESULT.MQ_ERROR_QUEUE_NOT_AVAILABLE
         position = self._position(descriptor, entry.lookup_identifier)
         if position is None:
-            return HRESULT.MQ_ERROR_MESSAGE_NOT_FOUND  # MS-MQRR:3.1.4.9:04
-        # MS-MQRR:3.1.4.9:05 RR_ACK deletes, RR_NACK makes it available again
+            return HRESULT.MQ_ERROR_MESSAGE_NOT_FOUND  # MS-MQRR:3.1.4.9:07
+        # MS-MQRR:3.1.4.9:04 / 3.1.4.9:08 RR_ACK deletes, RR_NACK makes it available again
         return self.qm.dequeue_message_end(descriptor, position, dw_ack == Ack.RR_ACK, transactional)
 
     @staticmethod
@@ -423,6 +428,11 @@ class RemoteReadServer:
                         self.qm.persistence.record_operation(transaction, operation, index)
                     return HRESULT.MQ_OK
         return HRESULT.MQ_ERROR_TRANSACTION_USAGE
+
+
+def _fits(bits: int, *values) -> bool:
+    """The IDL types: every value is an unsigned integer of `bits` bits."""
+    return all(isinstance(v, int) and 0 <= v < (1 << bits) for v in values)
 
 
 def _related(source, target) -> bool:

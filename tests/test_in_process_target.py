@@ -282,9 +282,6 @@ def test_target_bad_input_never_raises(target, queue):
     assert failures == []
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a dwMaxBodySize below -(header size - 16) makes packet_sections cut the "
-                                       "first section shorter than the BaseHeader, and the TimeToReachQueue rewrite "
-                                       "raises struct.error out of start_receive")
 def test_target_negative_max_body_size_does_not_raise(target, queue):
     """Target contract: a DWORD argument outside 0..0xFFFFFFFF (here dwMaxBodySize = -1e9) still returns an
     HRESULT (MQ_ERROR_INVALID_PARAMETER) instead of raising."""

@@ -218,9 +218,6 @@ def test_d37_rearmed_timer_still_releases_an_unfinished_receive(qm, server, cloc
     assert state(message) == State.Available and not entries(server)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: D-37 says the clean-up period counts from when a message is locked for "
-                                       "the entry, but the timer keeps the deadline set when the entry was filed "
-                                       "(or re-armed while waiting), so a message locked late is released early")
 @pytest.mark.parametrize("arrives_after", [CLEANUP // 2, CLEANUP + CLEANUP // 2])
 def test_d37_cleanup_period_counts_from_the_lock(qm, server, clock, arrives_after):
     """D-37 a receive that waited gets the full clean-up period from the moment its message is locked."""
@@ -340,10 +337,6 @@ def test_d17_cancel_is_scoped_to_the_callers_handle(qm, server):
     assert their_call.hresult == HRESULT.MQ_OK and state(message) == State.Locked
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a receive may reuse the dwRequestId of a peek still waiting on the handle "
-                                       "(D-36 guards only pending entries); R_CancelReceive then cancels the peek but "
-                                       "removes the receive's entry, and the receive, still waiting, later locks a "
-                                       "message that no entry or cleanup timer will ever release")
 def test_mqrr_3_1_5_1_01_no_lock_outlives_its_entry_when_a_peek_shares_the_request_id(qm, server, clock):
     """MS-MQRR:3.1.5.1:01 / D-36 / D-52 every message a receive locks has an entry whose cleanup timer releases it,
     even when the client reused a waiting peek's dwRequestId for the receive and then cancelled that id."""

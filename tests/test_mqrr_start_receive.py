@@ -214,7 +214,7 @@ def test_mqrr_3_1_4_7_18_bad_cursor_is_status_invalid_handle(qm, server, action,
 @pytest.mark.parametrize("action, lookup", [(RECEIVE, False)] + [(a, True) for a in LOOKUP_RECEIVES])
 @pytest.mark.parametrize("opnum", [7, 13])
 def test_d49_peek_handle_cannot_receive(qm, server, action, lookup, opnum):
-    """D-49 (MS-MQRR:3.1.4.7:02) a PEEK_ACCESS handle asking for a receive: MQ_ERROR_ACCESS_DENIED, the message
+    """D-49 (MS-MQRR:3.1.4.7:33) a PEEK_ACCESS handle asking for a receive: MQ_ERROR_ACCESS_DENIED, the message
     untouched, no entry."""
     _, fn = make_queue(qm, transactional=opnum == 13)
     first, target, last = ((send_tx if opnum == 13 else send)(qm, fn, bytes([n])) for n in range(3))
@@ -433,7 +433,7 @@ def test_d13_waiting_reads_of_a_deleted_queue_end_queue_deleted(qm, server, acti
 @pytest.mark.parametrize("second", [RECEIVE, A.MQ_LOOKUP_RECEIVE_CURRENT])
 @pytest.mark.parametrize("first_waits", [False, True])
 def test_d36_request_id_in_use_on_the_handle_is_invalid_parameter(qm, server, second, first_waits):
-    """D-36 (MS-MQRR:3.1.4.7:05) a receive whose {dwRequestId, handle} already has an entry (locked or still
+    """D-36 (MS-MQRR:3.1.4.7:34) a receive whose {dwRequestId, handle} already has an entry (locked or still
     waiting): MQ_ERROR_INVALID_PARAMETER; the first request is undisturbed."""
     _, fn = make_queue(qm)
     handle = open_handle(server, fn)
@@ -647,7 +647,7 @@ def test_mqrr_3_1_4_7_12_13_srmp_split_sections(qm, server, short_by):
 
 
 def test_mqrr_3_1_4_7_07_binary_message_ignores_max_compound_size(qm, server):
-    """MS-MQRR:3.1.4.7:07 dwMaxCompoundMessageSize is ignored for a binary message: 0 still gives one full packet."""
+    """MS-MQRR:3.1.4.7:36 dwMaxCompoundMessageSize is ignored for a binary message: 0 still gives one full packet."""
     _, fn = make_queue(qm)
     send(qm, fn, b"binary body")
     call = start(server, open_handle(server, fn), PEEK_CURRENT, max_body=BIG, max_compound=0)
