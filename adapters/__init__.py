@@ -14,14 +14,16 @@ from __future__ import annotations
 
 from urllib.parse import parse_qsl, urlsplit
 
-from reference.constants import Access, Ack, Action, INFINITE, MessageClass, SectionType, ShareMode
+from reference.constants import (UNLISTED_LOOKUP_ACTIONS, Access, Ack, AcknowledgementsRequested, Action, INFINITE,
+                                 MessageClass, SectionType, ShareMode)
 from reference.hresult import HRESULT, describe as describe_hresult
 from reference.queue_format import QueueFormat, describe as queue_format
 
 from .target import MessageProperties, Target
 
 __all__ = ["connect", "TargetError", "Target", "MessageProperties", "HRESULT", "describe_hresult",
-           "Access", "Ack", "Action", "INFINITE", "MessageClass", "SectionType", "ShareMode",
+           "Access", "Ack", "AcknowledgementsRequested", "Action", "INFINITE", "MessageClass", "SectionType",
+           "ShareMode", "UNLISTED_LOOKUP_ACTIONS",
            "QueueFormat", "queue_format"]
 
 _REFERENCE_OPTIONS = {

@@ -203,7 +203,7 @@ class InProcessTarget(Target):
             except KeyError:
                 return SendOut(HRESULT.MQ_ERROR_ILLEGAL_PROPERTY_VALUE)  # an unknown extra property
             status, result = self.qm.send_message(format_name, message, tx)
-            return SendOut(status, result)
+            return SendOut(status, result, message.identifier)
         return self._call(send)
 
     def begin_transaction(self) -> bytes:

@@ -70,6 +70,7 @@ class CreateQueueOut:
 class SendOut:
     hresult: int
     r_status: int | None = None  # the Enqueue Message status (MS-MQDMPR 3.1.7.1.9), when it ran
+    message_id: bytes = bytes(20)  # the message's Identifier (OBJECTID: GUID + ordinal), once assigned
 
 
 @dataclass(frozen=True)
@@ -230,7 +231,10 @@ class Target(ABC):
 
     # -- built on the methods above ----------------------------------------------------------
     def read_queue(self, format_name: str, dw_max_body_size: int = 0x400000) -> ReadQueueOut:
-        """Every message a queue holds, front to back, by peeking with a cursor (MS-MQRR only)."""
+        """Every message a peek can see, front to back, by walking a cursor (MS-MQRR only).
+
+        Messages Locked by a pending receive or transaction are invisible to peeks
+        (MS-MQDMPR 3.1.7.3.2) and so are not listed."""
         try:
             queue_format = describe(format_name)
         except ValueError:

@@ -54,6 +54,12 @@ class ArrivalEvents:
         if status != HRESULT.MQ_OK:
             return status, None
         status, descriptor = self.open_queue(format_name, QueueAccessType.SendAccess, QueueShareMode.DenyNone)
+        if status == HRESULT.MQ_ERROR_QUEUE_NOT_FOUND:
+            # D-68 MS-MQQB:3.1.5.8.2:03 an unknown destination queue is answered with NACK_BAD_DST_Q
+            message.identifier = self.new_message_identifier()
+            message.sent_time = message.sent_time or self.now_seconds()
+            message.destination_queue_format_name = format_name
+            self._arrival_nack(message, C.MQMSG_CLASS_NACK_BAD_DST_Q)
         if status != HRESULT.MQ_OK:
             return status, None
         try:

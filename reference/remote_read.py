@@ -321,6 +321,8 @@ class RemoteReadServer:
             return HRESULT.MQ_ERROR_INVALID_PARAMETER  # MS-MQRR:3.1.4.9:06
         if entry.lookup_identifier == 0:
             return HRESULT.MQ_ERROR_MESSAGE_NOT_FOUND  # D-38 its Start is still waiting
+        if entry.transactional != transactional:
+            return HRESULT.MQ_ERROR_TRANSACTION_USAGE  # D-69 the End must match the Start
         self._remove_entry(entry)
         descriptor = self.context_handles.get(ph_context)
         if descriptor is None:
@@ -331,6 +333,7 @@ class RemoteReadServer:
         if position is None:
             return HRESULT.MQ_ERROR_MESSAGE_NOT_FOUND  # MS-MQRR:3.1.4.9:07
         # MS-MQRR:3.1.4.9:04 / 3.1.4.9:08 RR_ACK deletes, RR_NACK makes it available again
+        # (MS-MQRR:3.1.4.15:05 transactional: the transaction decides, D-66)
         return self.qm.dequeue_message_end(descriptor, position, dw_ack == Ack.RR_ACK, transactional)
 
     @staticmethod

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from pytest_bdd import given, parsers, then, when
 
-from adapters import HRESULT, INFINITE, MessageProperties, describe_hresult, queue_format
+from adapters import HRESULT, MessageProperties, describe_hresult, queue_format
 
 from .values import acknowledgements, hresult, labels, number
 from .world import Sent, World
@@ -97,7 +97,7 @@ def send(world: World, alias: str, props: MessageProperties, transaction: str | 
     uow = world.transactions[transaction] if transaction else None
     out = world.target.send(world.queue(alias), props, uow)
     world.record(out)
-    world.sent[props.label] = Sent(props.label, world.queue(alias), getattr(out, "message_id", b""),
+    world.sent[props.label] = Sent(props.label, world.queue(alias), out.message_id,
                                    transactional=uow is not None)
     return out
 
@@ -228,5 +228,3 @@ def queue_count(world, alias, count):
     actual = world.labels(alias)
     assert len(actual) == count, f"{alias!r} holds {len(actual)} messages: {actual}"
 
-
-__all__ = ["INFINITE"]

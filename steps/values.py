@@ -8,8 +8,8 @@ gave to something (see world.py).
 
 from __future__ import annotations
 
-from adapters import HRESULT, INFINITE, Access, Ack, Action, MessageClass, ShareMode
-from reference.constants import AcknowledgementsRequested, UNLISTED_LOOKUP_ACTIONS
+from adapters import (HRESULT, INFINITE, UNLISTED_LOOKUP_ACTIONS, Access, Ack, AcknowledgementsRequested, Action,
+                      MessageClass, ShareMode)
 
 CONSTANTS: dict[str, int] = {"INFINITE": INFINITE, "NULL": 0}
 for enum in (Access, Ack, Action, MessageClass, ShareMode):

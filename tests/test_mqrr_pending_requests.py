@@ -536,5 +536,21 @@ def test_mqrr_3_1_4_9_08_end_of_a_receive_whose_transaction_aborted_is_transacti
     start_tx(server, handle, uow(1), RECEIVE, request_id=1)
     qm.transaction_abort(uow(1))
     assert state(message) == State.Available
-    assert server.r_end_receive(handle, Ack.RR_ACK, 1) == HRESULT.MQ_ERROR_TRANSACTION_SEQUENCE
+    assert server.r_end_transactional_receive(handle, Ack.RR_ACK, 1) == HRESULT.MQ_ERROR_TRANSACTION_SEQUENCE
     assert state(message) == State.Available and not entries(server)
+
+
+@pytest.mark.parametrize("transactional_start", [True, False])
+def test_mqrr_3_1_4_15_06_an_end_that_does_not_match_its_start_is_refused(qm, server, transactional_start):
+    """MS-MQRR:3.1.4.15:06 (D-69) R_EndReceive for a transactional receive, or R_EndTransactionalReceive for a
+    plain one: MQ_ERROR_TRANSACTION_USAGE, and the receive stays pending (the matching End still works)."""
+    _, fn = make_queue(qm, transactional=True)
+    message = send_tx(qm, fn, b"x")
+    handle = open_handle(server, fn)
+    start_tx(server, handle, uow(1) if transactional_start else None, RECEIVE, request_id=1)
+    wrong = server.r_end_receive if transactional_start else server.r_end_transactional_receive
+    right = server.r_end_transactional_receive if transactional_start else server.r_end_receive
+    assert wrong(handle, Ack.RR_ACK, 1) == HRESULT.MQ_ERROR_TRANSACTION_USAGE
+    assert state(message) == State.Locked and len(entries(server)) == 1
+    assert right(handle, Ack.RR_ACK, 1) == HRESULT.MQ_OK
+    assert not entries(server)
