@@ -95,22 +95,21 @@ class OpenQueueDescriptor:
 
 class ReadRequest:
     """The outcome of a read event: finished now, or later by a new message, a time-out or a cancel."""
-    __slots__ = ("status", "message", "position", "done", "on_complete", "waiter")
-
-    def __init__(self) -> None:
-        self.status = HRESULT.MQ_OK
-        self.message = None
-        self.position = None
-        self.done = False
-        self.on_complete: Callable[[ReadRequest], None] | None = None
-        self.waiter: WaitingMessageReadOperation | None = None
+    # Class-level defaults keep the hot path (a read that finishes at once) to a few stores.
+    status = HRESULT.MQ_OK
+    message = None
+    position = None
+    done = False
+    on_complete: Callable[["ReadRequest"], None] | None = None
+    waiter = None
 
     def finish(self, status: int, position=None) -> "ReadRequest":
         self.status = status
         self.position = position
         self.message = position.message_reference if position is not None else None
         self.done = True
-        self.waiter = None
+        if self.waiter is not None:
+            self.waiter = None
         if self.on_complete is not None:
             self.on_complete(self)
         return self

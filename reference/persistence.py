@@ -127,17 +127,18 @@ class Persistence:
     def record_queue_deleted(self, key: str) -> None:
         self.pending.append(("queue_deleted", key))
 
-    def record_enqueue(self, qm, queue, position: MessagePosition) -> None:
+    def reserve(self, sequential_id: int) -> None:
+        """D-33 promise the next block of SequentialID values before using them."""
+        self.reserved = sequential_id + SEQUENCE_BLOCK
+        self.pending.append(("sequence", self.reserved))
+
+    def record_message(self, qm, queue, position: MessagePosition) -> None:
+        """A recoverable message entered a queue (MS-MQDMPR:3.1.1.12:03)."""
         self.insertions += 1
-        if qm.sequential_id >= self.reserved:
-            # D-33 promise the next block of SequentialID values before using them
-            self.reserved = qm.sequential_id + SEQUENCE_BLOCK
-            self.pending.append(("sequence", self.reserved))
         message = position.message_reference
-        if message.delivery_guarantee == RECOVERABLE:
-            key = self.keys.get(id(queue)) or _role(qm, queue)  # system queues go by their role
-            self.pending.append(("message", message.lookup_identifier, key, self.insertions,
-                                 int(position.state), message_record(message)))
+        key = self.keys.get(id(queue)) or _role(qm, queue)  # system queues go by their role
+        self.pending.append(("message", message.lookup_identifier, key, self.insertions,
+                             int(position.state), message_record(message)))
 
     def record_state(self, position: MessagePosition) -> None:
         message = position.message_reference
@@ -145,8 +146,7 @@ class Persistence:
             self.pending.append(("state", message.lookup_identifier, int(position.state)))
 
     def record_removed(self, message: Message) -> None:
-        if message.delivery_guarantee == RECOVERABLE:
-            self.pending.append(("removed", message.lookup_identifier))
+        self.pending.append(("removed", message.lookup_identifier))
 
     def record_transaction(self, transaction) -> None:
         self.pending.append(("transaction", transaction.identifier, transaction.single_phase,

@@ -103,10 +103,18 @@ class MessagePositionList:
         """Take a position out of the list; a position a cursor rests on stays as a tombstone (D-06)."""
         if position.state != DELETED:
             raise ValueError("only Deleted positions leave the list")
-        self.index.pop(position.message_reference.lookup_identifier, None)
+        del self.index[position.message_reference.lookup_identifier]
         self.count -= 1
-        if position.cursor_references == 0:
-            self._unlink(position)
+        if position.cursor_references:
+            return
+        before = position.previous
+        after = position.next
+        before.next = after
+        after.previous = before
+        p = position.priority
+        if self._tails[p] is position:
+            self._tails[p] = before if before.priority == p else None
+        position.previous = None  # marks it unlinked
 
     def drop_tombstone(self, position: MessagePosition) -> None:
         """The last cursor left a Deleted position: unlink it now."""

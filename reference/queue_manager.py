@@ -237,18 +237,25 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
         if self.throttled or self.total_bytes + size > self.queue_manager_quota:
             return EnqueueStatus.QUEUE_MANAGER_QUOTA
         # MS-MQDMPR:3.1.7.1.9:02 the queue's own quota (kilobytes)
-        if queue.quota != INFINITE and queue.total_bytes + size > queue.quota * 1024:
+        quota = queue.quota
+        if quota != INFINITE and queue.total_bytes + size > quota * 1024:
             return EnqueueStatus.QUEUE_QUOTA
         now = self.clock.now_ms() // 1000
         # D-08 an arrival after its TimeToReachQueue is "timed out in transit"
         ttrq = message.time_to_reach_queue
         if ttrq != INFINITE and message.sent_time and now > message.sent_time + ttrq:
             return EnqueueStatus.TIMED_OUT_IN_TRANSIT
-        position = MessagePosition(message, queue, message.priority)
+        priority = message.priority
+        position = MessagePosition(message, queue, priority)
         # MS-MQDMPR:3.1.7.1.9:03 a new SequentialID gives the lookup identifier
-        self.sequential_id += 1
-        high = (7 - message.priority) << 56 if message.transactional_message_sequence_identifier is not None else 0
-        message.lookup_identifier = high | (self.sequential_id & LOOKUP_ID_LOW_BITS)
+        sequential_id = self.sequential_id = self.sequential_id + 1
+        persistence = self.persistence
+        if sequential_id >= persistence.reserved:
+            persistence.reserve(sequential_id)  # D-33
+        if message.transactional_message_sequence_identifier is not None:
+            message.lookup_identifier = ((7 - priority) << 56) | (sequential_id & LOOKUP_ID_LOW_BITS)
+        else:
+            message.lookup_identifier = sequential_id & LOOKUP_ID_LOW_BITS
         message.arrival_time = now
         message.message_position_reference = position
         # MS-MQDMPR:3.1.7.1.9:04 insert by the ordering rules, start the TTBR timer
@@ -261,11 +268,15 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
             # MS-MQDMPR:3.1.7.1.9:05 an uncommitted enqueue stays Locked
             message.transaction_identifier = transaction.identifier
             self.add_operation(transaction, "Enqueue", position)
-            self.persistence.record_enqueue(self, queue, position)
-        else:
-            position.state = AVAILABLE  # set before recording so the store sees it Available
-            self.persistence.record_enqueue(self, queue, position)
-            self.message_position_available(queue, position)  # MS-MQDMPR:3.1.7.1.9:06
+            if message.delivery_guarantee:
+                persistence.record_message(self, queue, position)
+            return EnqueueStatus.OK
+        # MS-MQDMPR:3.1.7.1.9:06 Message Position Available: the state, then waiting readers
+        position.state = AVAILABLE
+        if message.delivery_guarantee:
+            persistence.record_message(self, queue, position)
+        if queue.open_queue_descriptor_collection:
+            self.message_position_available(queue, position)
         return EnqueueStatus.OK
 
     def message_position_available(self, queue: Queue, position: MessagePosition) -> None:
@@ -290,18 +301,23 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
         if position.state == DELETED:
             return
         self._unlink_deleted(queue, position)
-        self.message_removed(queue, position.message_reference, reason)
+        message = position.message_reference
+        if (message.acknowledgements_requested or queue.journaling or message.positive_journaling_requested
+                or message.negative_journaling_requested):
+            self.message_removed(queue, message, reason)
 
     def _unlink_deleted(self, queue: Queue, position: MessagePosition) -> None:
         # MS-MQDMPR:3.1.7.2.1:01 size out of TotalBytes, state Deleted, out of the list
         message = position.message_reference
-        queue.total_bytes -= message.size
-        self.total_bytes -= message.size
+        size = message.size
+        queue.total_bytes -= size
+        self.total_bytes -= size
         position.state = DELETED
         queue.message_position_list.remove(position)
         if message.message_position_reference is position:
             message.message_position_reference = None
-        self.persistence.record_removed(message)
+        if message.delivery_guarantee:
+            self.persistence.record_removed(message)
 
     def discard_uncommitted(self, queue: Queue, position: MessagePosition) -> None:
         """Abort of an Enqueue: the message never became visible (MS-MQDMPR:3.1.4.5:02)."""
@@ -309,7 +325,8 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
         queue.total_bytes -= message.size
         self.total_bytes -= message.size
         queue.message_position_list.discard_uncommitted(position)
-        self.persistence.record_removed(message)
+        if message.delivery_guarantee:
+            self.persistence.record_removed(message)
 
     def purge_queue(self, queue: Queue) -> None:
         """MS-MQDMPR 3.1.7.1.7 Purge Queue."""
@@ -349,7 +366,8 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
         target.message_position_list.insert(new_position)
         target.total_bytes += message.size
         self.total_bytes += message.size
-        self.persistence.record_enqueue(self, target, new_position)
+        if message.delivery_guarantee:
+            self.persistence.record_message(self, target, new_position)
         if target.queue_type != QueueType.System:
             self.message_position_available(target, new_position)
 

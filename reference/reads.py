@@ -49,25 +49,25 @@ class ReadEvents:
             return request.finish(HRESULT.MQ_ERROR_QUEUE_NOT_AVAILABLE)  # MS-MQDMPR:3.1.7.1.10:01
         if timeout is None:
             timeout = INFINITE  # MS-MQDMPR:3.1.7.1.10:02
-
-        def take(position):
+        if cursor is None:
+            # MS-MQDMPR:3.1.7.1.10:05 first Available message from the front (D-01), or wait
+            position_list = queue.message_position_list
+            position = position_list.start.next
+            if position.state != AVAILABLE or position is position_list.end:
+                position = position_list.seek_forward(position_list.start, peek=False)
+                if position is position_list.end:
+                    return self._wait(request, queue_desc, timeout, True, tag, None, lambda found: self._take(
+                        request, queue, found, transaction, two_phase_read))
             return self._take(request, queue, position, transaction, two_phase_read)
-
-        if cursor is not None:
-            # MS-MQDMPR:3.1.7.1.10:03 the cursor decides
-            status, position = cursor.handle_event(CursorEvent.GET_NEXT_MESSAGE_FOR_DEQUEUE, timeout == 0)
-            if status is CursorStatus.Succeeded:
-                return take(position)
-            if status is not CursorStatus.Waiting:
-                return request.finish(_CURSOR_STATUS[status])
-            # MS-MQDMPR:3.1.7.1.10:04 wait; the cursor follows the new message
-            return self._wait(request, queue_desc, timeout, True, tag, cursor, take)
-        # MS-MQDMPR:3.1.7.1.10:05 first Available message from the front (D-01), or wait
-        position_list = queue.message_position_list
-        position = position_list.seek_forward(position_list.start, peek=False)
-        if position is position_list.end:
-            return self._wait(request, queue_desc, timeout, True, tag, None, take)
-        return take(position)
+        # MS-MQDMPR:3.1.7.1.10:03 the cursor decides
+        status, position = cursor.handle_event(CursorEvent.GET_NEXT_MESSAGE_FOR_DEQUEUE, timeout == 0)
+        if status is CursorStatus.Succeeded:
+            return self._take(request, queue, position, transaction, two_phase_read)
+        if status is not CursorStatus.Waiting:
+            return request.finish(_CURSOR_STATUS[status])
+        # MS-MQDMPR:3.1.7.1.10:04 wait; the cursor follows the new message
+        return self._wait(request, queue_desc, timeout, True, tag, cursor,
+                          lambda found: self._take(request, queue, found, transaction, two_phase_read))
 
     def _take(self, request: ReadRequest, queue, position, transaction, two_phase_read: bool):
         message = position.message_reference
