@@ -75,6 +75,7 @@ class AcknowledgmentEvents:
         copy.positive_journaling_requested = False
         copy.negative_journaling_requested = False
         copy.time_to_be_received = INFINITE
+        copy.time_to_reach_queue = INFINITE  # D-28 a record copy has arrived; it cannot time out in transit
         self.enqueue_message(target, copy)  # a full journal or DLQ drops the copy (MS-MQDMPR:3.1.1.12:10)
 
     def send_administration_acknowledgment(self, message_class: int, received_message) -> None:

@@ -59,10 +59,6 @@ class FormatName:
     subqueue: str | None = None
     elements: tuple["FormatName", ...] = ()
 
-    @property
-    def is_system(self) -> bool:
-        return self.suffix in SYSTEM_SUFFIXES and (self.kind == "MACHINE" or self.queue_name is None)
-
 
 def parse_path_name(text: str) -> PathName:
     """MS-MQMQ:2.1.1:01 Computer\\QueueName, Computer\\PRIVATE$\\QueueName, optional ;Subqueue."""

@@ -82,8 +82,8 @@ class OpenQueueEvents:
     def resolve_format_name(self, name: FormatName) -> Queue | None:
         """The local queue a single-element format name designates, or None."""
         if name.kind == "MACHINE":
-            if name.guid.bytes_le != self.identifier:
-                return None
+            if name.guid.bytes_le != self.identifier or name.suffix is None:
+                return None  # D-71 a machine name without a suffix names no queue
             return getattr(self, _SYSTEM_SUFFIX_QUEUES[name.suffix])
         if name.kind == "PRIVATE":
             if name.guid.bytes_le != self.identifier:

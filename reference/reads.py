@@ -28,6 +28,7 @@ from .hresult import HRESULT
 AVAILABLE = MessagePositionState.Available
 LOCKED = MessagePositionState.Locked
 PURGE_PENDING = MessagePositionState.PurgePending
+DELETED = MessagePositionState.Deleted
 ACK_RECEIVE = MessageClass.MQMSG_CLASS_ACK_RECEIVE
 
 _CURSOR_STATUS = {
@@ -94,8 +95,9 @@ class ReadEvents:
         queue = queue_desc.queue_reference
         if queue is None:
             return HRESULT.MQ_ERROR_QUEUE_NOT_AVAILABLE
-        if position.state == AVAILABLE:
-            return HRESULT.MQ_ERROR_TRANSACTION_SEQUENCE  # MS-MQDMPR:3.1.7.1.12:01
+        if position.state in (AVAILABLE, DELETED):
+            # MS-MQDMPR:3.1.7.1.12:01 nothing in progress (D-70: a message that expired meanwhile is gone)
+            return HRESULT.MQ_ERROR_TRANSACTION_SEQUENCE
         if transactional:
             return HRESULT.MQ_OK  # MS-MQDMPR:3.1.7.1.12:02 the transaction decides
         # MS-MQDMPR:3.1.7.1.12:03

@@ -83,7 +83,9 @@ class TransactionEvents:
         transaction = self.transaction_collection.get(transaction_identifier)
         if transaction is None:
             return HRESULT.MQ_ERROR_TRANSACTION_SEQUENCE
-        for operation in transaction.transactional_operation_collection:
+        operations = transaction.transactional_operation_collection
+        expired = {op.message_position_reference for op in operations if op.dequeue_reason == NACK_RECEIVE_TIMEOUT}
+        for operation in operations:
             position = operation.message_position_reference
             if position.state == DELETED:
                 continue
@@ -95,7 +97,7 @@ class TransactionEvents:
                 self.discard_uncommitted(queue, position)  # MS-MQDMPR:3.1.4.5:02
             elif position.state == PURGE_PENDING:
                 self.message_position_deleted(queue, position, NACK_Q_PURGED)  # MS-MQDMPR:3.1.4.5:01, D-16
-            elif operation.dequeue_reason == NACK_RECEIVE_TIMEOUT:
+            elif position in expired:
                 self.message_position_deleted(queue, position, NACK_RECEIVE_TIMEOUT)  # D-25 it has expired
             else:
                 message.set("abort_counter", message.get("abort_counter") + 1)

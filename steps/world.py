@@ -56,6 +56,7 @@ class World:
     status: int | None = None      # the last call's HRESULT
     decoded: DecodedMessage | None = None  # the message the last call returned
     max_body: int = MAX_SIZE
+    notes: dict = field(default_factory=dict)  # anything else a step module needs to remember
     _ids: itertools.count = field(default_factory=lambda: itertools.count(101))
 
     # -- names ------------------------------------------------------------------------------

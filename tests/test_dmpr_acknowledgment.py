@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from conftest import COMPUTER, labels, make_queue, open_descriptor, send
+from tests.conftest import COMPUTER, labels, make_queue, open_descriptor, send
 from reference.constants import INFINITE, AcknowledgementsRequested as Acks, MessageClass as C
 from reference.enumerations import DeliveryGuarantee, PrivacyLevel
 from reference.hresult import HRESULT

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import COMPUTER, labels, make_queue, open_descriptor, send
+from tests.conftest import COMPUTER, labels, make_queue, open_descriptor, send
 from reference.clock import VirtualClock
 from reference.constants import INFINITE, MessageClass
 from reference.enumerations import MessagePositionState, OperationType, QueueAccessType, QueueShareMode

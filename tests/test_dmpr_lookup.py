@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from conftest import COMPUTER, labels, make_queue, open_descriptor, send
+from tests.conftest import COMPUTER, labels, make_queue, open_descriptor, send
 from reference.clock import VirtualClock
 from reference.constants import MessageClass
 from reference.enumerations import MessagePositionState, MessageSeekAction as S, OperationType

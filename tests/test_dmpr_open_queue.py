@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from conftest import COMPUTER, make_queue, open_descriptor
+from tests.conftest import COMPUTER, make_queue, open_descriptor
 from reference.enumerations import QueueAccessType as A, QueueShareMode as M
 from reference.hresult import HRESULT
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import labels, make_queue, open_descriptor, send
+from tests.conftest import labels, make_queue, open_descriptor, send
 from reference.cursor import CursorState
 from reference.enumerations import MessagePositionState
 from reference.hresult import HRESULT

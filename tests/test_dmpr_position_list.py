@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from conftest import COMPUTER, make_queue, open_descriptor
+from tests.conftest import COMPUTER, make_queue, open_descriptor
 from reference.clock import VirtualClock
 from reference.enumerations import MessagePositionState, MessageSeekAction as S
 from reference.hresult import HRESULT

@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from conftest import labels, make_queue, open_descriptor, send
+from tests.conftest import labels, make_queue, open_descriptor, send
 from reference.constants import MessageClass
 from reference.enumerations import MessagePositionState, OperationType, QueueAccessType, QueueShareMode
 from reference.hresult import HRESULT

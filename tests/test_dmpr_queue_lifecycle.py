@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import COMPUTER, labels, make_queue, open_descriptor, send
+from tests.conftest import COMPUTER, labels, make_queue, open_descriptor, send
 from reference.constants import INFINITE, MessageClass
 from reference.cursor import CursorState
 from reference.enumerations import (MessagePositionState, QueueAccessType as A, QueuePrivacyLevel,

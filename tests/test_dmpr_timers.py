@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import labels, make_queue, open_descriptor, send
+from tests.conftest import labels, make_queue, open_descriptor, send
 from reference.constants import INFINITE, AcknowledgementsRequested as Acks, MessageClass
 from reference.enumerations import MessagePositionState, OperationType
 from reference.hresult import HRESULT

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import labels, make_queue, open_descriptor, send
+from tests.conftest import labels, make_queue, open_descriptor, send
 from reference.constants import MessageClass
 from reference.enumerations import MessagePositionState, MessageSeekAction as S, OperationType
 from reference.hresult import HRESULT

@@ -15,7 +15,7 @@ from reference.hresult import HRESULT
 from reference.remote_read import RemoteReadServer
 from steps.packet_reader import read_sections
 
-from test_mqrr_support import (BIG, entries, gone, labels_of, make_queue, open_handle, send, send_tx, start,
+from tests.test_mqrr_support import (BIG, entries, gone, labels_of, make_queue, open_handle, send, send_tx, start,
                                start_tx, state, tick, uow)
 
 A = Action

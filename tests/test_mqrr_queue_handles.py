@@ -18,7 +18,7 @@ from reference.hresult import HRESULT
 from reference.queue_format import QueueFormat, describe
 from reference.remote_read import RemoteReadServer
 
-from test_mqrr_support import (CLIENT_ID, COMPUTER, entries, gone, labels_of, make_queue, open_for_move,
+from tests.test_mqrr_support import (CLIENT_ID, COMPUTER, entries, gone, labels_of, make_queue, open_for_move,
                                open_handle, send, start, state, tick)
 
 NULL = bytes(20)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import uuid
 
-from conftest import COMPUTER, make_queue, send
+from tests.conftest import COMPUTER, make_queue, send
 from reference.constants import Access, Action, ShareMode
 from reference.hresult import HRESULT
 from reference.message import Message

@@ -18,7 +18,7 @@ from reference.hresult import HRESULT
 from reference.queue_format import describe
 from steps.packet_reader import read_sections
 
-from test_mqrr_support import (BIG, COMPUTER, entries, gone, labels_of, make_queue, open_for_move, open_handle,
+from tests.test_mqrr_support import (BIG, COMPUTER, entries, gone, labels_of, make_queue, open_for_move, open_handle,
                                queue_of, send, send_tx, start, start_tx, state, tick, uow)
 
 A = Action

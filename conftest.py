@@ -1,0 +1,11 @@
+"""Loads the mqspec pytest plugin and the step vocabulary for every test run."""
+
+pytest_plugins = [
+    "mqspec.pytest_plugin",
+    "steps.setup_steps",
+    "steps.receive_steps",
+    "steps.handle_steps",
+    "steps.pending_steps",
+    "steps.transaction_steps",
+    "steps.event_steps",
+]

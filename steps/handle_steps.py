@@ -1,0 +1,1 @@
+"""Steps for the handle scenarios (filled in with the scenarios that use them)."""
