@@ -8,4 +8,5 @@ pytest_plugins = [
     "steps.pending_steps",
     "steps.transaction_steps",
     "steps.event_steps",
+    "steps.cursor_steps",
 ]
