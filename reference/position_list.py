@@ -32,8 +32,8 @@ DELETED = MessagePositionState.Deleted
 
 
 class MessagePosition:
-    __slots__ = ("state", "message_reference", "next", "previous", "queue_reference",
-                 "priority", "cursor_references")
+    __slots__ = ("state", "next", "previous", "priority", "cursor_references", "message_reference",
+                 "queue_reference")
 
     def __init__(self, message, queue, priority: int, state=LOCKED) -> None:
         self.state = state

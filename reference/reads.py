@@ -83,7 +83,10 @@ class ReadEvents:
             self.persistence.record_state(position)
         else:
             self.message_position_deleted(queue, position, ACK_RECEIVE)  # MS-MQDMPR:3.1.7.1.10:08
-        return request.finish(HRESULT.MQ_OK, position)
+        request.status, request.position, request.message, request.done = HRESULT.MQ_OK, position, message, True
+        if request.on_complete is not None:
+            request.on_complete(request)
+        return request
 
     def dequeue_message_begin(self, queue_desc: OpenQueueDescriptor, timeout: int | None = None,
                               cursor: Cursor | None = None, transaction=None, tag=None) -> ReadRequest:
