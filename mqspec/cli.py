@@ -77,6 +77,9 @@ def _certify(args) -> int:
     if args.deep:
         pytest_args.append("--deep")
     status = pytest.main(pytest_args)
+    if status == pytest.ExitCode.NO_TESTS_COLLECTED:
+        print("mqspec: no scenario matched the selection; nothing was certified", file=sys.stderr)
+        return 1
     record_path = results / "run.json"
     if not record_path.is_file():
         print(f"mqspec: the run did not complete (pytest status {int(status)})", file=sys.stderr)
