@@ -212,7 +212,7 @@ class Persistence:
         elif attributes["journal_identifier"]:
             journal = Queue(attributes["pathname"] + ";journal",
                             identifier=bytes.fromhex(attributes["journal_identifier"]),
-                            queue_type=queue.queue_type, create_time=queue.create_time)
+                            queue_type=queue.queue_type, create_time=queue.create_time, quota=queue.journal_quota)
             journal.is_journal = True
             queue.journal_queue_reference = journal
             self.keys[id(journal)] = key + ";journal"

@@ -73,7 +73,6 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
         self.computer_name = computer_name
         self.addresses = addresses
         self.queue_manager_quota = queue_manager_quota
-        self.journal_quota = INFINITE
         self.send_insecure_nacks = send_insecure_nacks  # MS-MQQB 3.1.1.3, SHOULD default FALSE
         self.throttled = False
         self.total_bytes = 0
@@ -93,6 +92,15 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
             self.persistence.restore(self, snapshot)
         else:
             self.persistence.record_queue_manager(self)
+
+    @property
+    def journal_quota(self) -> int:
+        """QueueManager.JournalQuota (KB): the system journal queue's quota is where it applies."""
+        return self.system_journal_queue.quota
+
+    @journal_quota.setter
+    def journal_quota(self, kilobytes: int) -> None:
+        self.system_journal_queue.quota = kilobytes
 
     # -- identifiers -----------------------------------------------------------------------
 
@@ -167,7 +175,7 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
         else:
             # MS-MQDMPR:3.1.7.1.3:02 every queue that is not a subqueue has a journal queue
             journal = Queue(pathname + ";journal", identifier=self.new_guid(), queue_type=queue.queue_type,
-                            create_time=queue.create_time)
+                            create_time=queue.create_time, quota=queue.journal_quota)  # Queue.JournalQuota
             journal.is_journal = True
             queue.journal_queue_reference = journal
         self.queue_collection[key] = queue
@@ -181,21 +189,27 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
         # MS-MQDMPR:3.1.7.1.4:01 every message goes, whatever its state
         for position in list(queue.message_position_list.positions()):
             self.message_position_deleted(queue, position, MessageClass.MQMSG_CLASS_NACK_Q_DELETED)
-        for descriptor in list(queue.open_queue_descriptor_collection):
-            # D-13 blocked readers learn that the queue is gone
-            for waiter in list(descriptor.waiting_message_read_operation_collection):
-                self.waiting_message_read_timer_stop(waiter, HRESULT.MQ_ERROR_QUEUE_DELETED)
-            descriptor.queue_reference = None  # MS-MQDMPR:3.1.7.1.4:02
-        queue.open_queue_descriptor_collection.clear()
+        self._detach_descriptors(queue)
         queue.deleted = True
-        if queue.journal_queue_reference is not None:
-            self.purge_silently(queue.journal_queue_reference)
+        journal = queue.journal_queue_reference
+        if journal is not None:
+            self.purge_silently(journal)
+            self._detach_descriptors(journal)
+            journal.deleted = True
         if queue.parent is not None:
             queue.parent.subqueue_collection.pop(queue.subqueue_name.lower(), None)
         key = self.local_key(parse_path_name(queue.pathname))
         self.queue_collection.pop(key, None)
         self.persistence.record_queue_deleted(key)
         return HRESULT.MQ_OK
+
+    def _detach_descriptors(self, queue: Queue) -> None:
+        for descriptor in list(queue.open_queue_descriptor_collection):
+            # D-13 blocked readers learn that the queue is gone
+            for waiter in list(descriptor.waiting_message_read_operation_collection):
+                self.waiting_message_read_timer_stop(waiter, HRESULT.MQ_ERROR_QUEUE_DELETED)
+            descriptor.queue_reference = None  # MS-MQDMPR:3.1.7.1.4:02
+        queue.open_queue_descriptor_collection.clear()
 
     def purge_silently(self, queue: Queue) -> None:
         """Drop every message of a system or journal queue without acknowledgments."""

@@ -138,14 +138,12 @@ def test_no_administration_queue_no_acknowledgment(lenient):
 def test_admin_queue_that_cannot_be_opened_drops_the_ack(qm, admin_fn):
     """MS-MQQB:3.1.7.15:04 if Open Queue fails the acknowledgment is discarded, silently."""
     admin, _ = make_queue(qm, "admin")
-    queue, fn = make_queue(qm)
-    received = Message(b"x", label="a")
-    send(qm, fn, label="a")
-    received.administration_queue_format_name = admin_fn
-    received.identifier = b"\x01" * 20
+    received = Message(b"x", label="a", administration_queue_format_name=admin_fn, identifier=b"\x01" * 20,
+                       destination_queue_format_name=f"DIRECT=OS:{COMPUTER}\\private$\\orders")
+    before = qm.sequential_id
     qm.send_administration_acknowledgment(C.MQMSG_CLASS_NACK_Q_PURGED, received)
+    assert qm.sequential_id == before  # nothing was enqueued anywhere
     assert messages(admin) == [] and messages(admin.journal_queue_reference) == []
-    assert messages(qm.system_deadletter_queue) == []
 
 
 def test_admin_queue_by_private_format_name(qm):
@@ -256,12 +254,10 @@ def test_arrival_expired_nack(qm, admin, clock):
     assert labels(queue) == []
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: the dead-letter copy keeps the expired TimeToReachQueue, so "
-                   "Enqueue Message refuses it with status 3 (D-08) and it is lost")
 def test_arrival_expired_dead_letters_with_jn(qm, clock):
-    """D-26 / MS-MQQB:3.1.7.1.2:01: a message refused because its TimeToReachQueue passed, with
+    """D-26 / D-28 / MS-MQQB:3.1.7.1.2:01: a message refused because its TimeToReachQueue passed, with
     negative journaling requested, is kept in the dead-letter queue re-classed
-    NACK_REACH_QUEUE_TIMEOUT (arrival.py: "3 ... dead letter if JN")."""
+    NACK_REACH_QUEUE_TIMEOUT; the copy itself cannot time out in transit."""
     queue, fn = make_queue(qm)
     late = Message(b"b", label="late", sent_time=clock.now_ms() // 1000 - 100, time_to_reach_queue=10,
                    negative_journaling_requested=True)
@@ -290,6 +286,24 @@ def test_non_transactional_message_to_transactional_queue(qm, admin):
     assert qm.send_message(fn, Message(b"c")) == (H.MQ_ERROR_TRANSACTION_USAGE, None)
     assert ack_classes(admin_q) == [C.MQMSG_CLASS_NACK_NOT_TRANSACTIONAL_MSG]
     assert labels(queue) == []
+
+
+@pytest.mark.parametrize("insecure", [False, True])
+def test_unknown_destination_nack_bad_dst_q(clock, insecure):
+    """D-68 / MS-MQQB:3.1.7.15:02: a send to a queue that does not exist is refused with
+    MQ_ERROR_QUEUE_NOT_FOUND and, with NA set, NACK_BAD_DST_Q goes to the admin queue, but only when
+    SendInsecureNacks is TRUE."""
+    qm = QueueManager(clock, computer_name=COMPUTER, queue_manager_quota=1 << 40, send_insecure_nacks=insecure)
+    admin_q, admin_fn = make_queue(qm, "admin")
+    missing = f"DIRECT=OS:{COMPUTER}\\private$\\missing"
+    message = Message(b"b", acknowledgements_requested=Acks.ACK_NEG_ARRIVAL, administration_queue_format_name=admin_fn)
+    assert qm.send_message(missing, message) == (H.MQ_ERROR_QUEUE_NOT_FOUND, None)
+    if insecure:
+        [ack] = messages(admin_q)
+        assert ack.message_class == C.MQMSG_CLASS_NACK_BAD_DST_Q
+        assert ack.correlation_identifier == message.identifier and ack.response_queue_format_name == missing
+    else:
+        assert messages(admin_q) == []
 
 
 def test_acks_without_admin_queue_are_refused(qm):
@@ -418,10 +432,8 @@ def test_negative_journaling_dead_letters(qm, how, reason):
     assert ack_classes(qm.system_deadletter_queue) == [reason]
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: journal and dead-letter copies keep the original "
-                   "TimeToReachQueue; once it has passed, Enqueue Message refuses the copy with status 3")
 def test_journal_copies_of_a_message_older_than_its_ttrq(qm, clock):
-    """D-26 / D-28: a message received (or purged) after its TimeToReachQueue has elapsed is still
+    """D-26 / D-28 / MS-MQDMPR:3.1.1.12:10 / MS-MQDMPR:3.1.1.12:11: a message received (or purged) after its TimeToReachQueue has elapsed is still
     copied to the queue journal, the system journal and the dead-letter queue; only a copy that
     does not fit is dropped."""
     queue, fn = make_queue(qm, journaling=True)
@@ -443,6 +455,25 @@ def test_dead_letter_copy_dropped_when_it_does_not_fit(qm):
     send(qm, fn, label="lost", negative_journaling_requested=True)
     qm.purge_queue(queue)
     assert labels(qm.system_deadletter_queue) == [] and labels(queue) == []
+
+
+def test_queue_journal_quota_drops_copies(qm):
+    """MS-MQDMPR:3.1.1.2 JournalQuota / D-26 ("a copy that does not fit is dropped"): a queue whose
+    JournalQuota (KB) is 0 keeps no journal copy of a received message."""
+    queue, fn = make_queue(qm, journaling=True, journal_quota=0)
+    send(qm, fn, label="a")
+    assert qm.dequeue_message(open_descriptor(qm, fn), timeout=0).status == H.MQ_OK
+    assert labels(queue.journal_queue_reference) == []
+
+
+def test_queue_manager_journal_quota_drops_copies(qm):
+    """MS-MQDMPR:3.1.1.12:10 / MS-MQDMPR:3.1.1.1 JournalQuota: positive-journaling copies are
+    discarded when the journal quota would be exceeded."""
+    qm.journal_quota = 0
+    queue, fn = make_queue(qm)
+    send(qm, fn, label="a", positive_journaling_requested=True)
+    assert qm.dequeue_message(open_descriptor(qm, fn), timeout=0).status == H.MQ_OK
+    assert labels(qm.system_journal_queue) == []
 
 
 def test_journal_and_dead_letter_copies_are_readable(qm):

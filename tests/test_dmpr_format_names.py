@@ -260,19 +260,3 @@ def test_describe_refuses_names_without_a_local_form(text):
     describe() has no QUEUE_FORMAT for connector, DL or multicast names."""
     with pytest.raises(FormatNameError):
         describe(text)
-
-
-@pytest.mark.parametrize("text, system", [
-    (f"MACHINE={G};JOURNAL", True), ("DIRECT=OS:h\\SYSTEM$;DEADLETTER", True),
-    ("DIRECT=OS:h\\private$\\q;JOURNAL", False), ("DIRECT=OS:h\\q", False), (f"PUBLIC={G}", False),
-    pytest.param(f"PUBLIC={G};JOURNAL", False, marks=pytest.mark.xfail(
-        strict=True, reason="BUG (latent, FormatName.is_system is unused): a PUBLIC/PRIVATE ;JOURNAL name "
-        "has no queue_name, so it is taken for a system queue")),
-    pytest.param(f"PRIVATE={G}\\1;JOURNAL", False, marks=pytest.mark.xfail(
-        strict=True, reason="BUG (latent, FormatName.is_system is unused): a PUBLIC/PRIVATE ;JOURNAL name "
-        "has no queue_name, so it is taken for a system queue")),
-])
-def test_is_system(text, system):
-    """MS-MQMQ:2.1.6:01 / MS-MQMQ:2.1.2:01 / MS-MQMQ:2.1.6 / 2.1.2 only MACHINE= names and DIRECT=...\\SYSTEM$ names designate the
-    computer's system queues; a queue's own ;JOURNAL does not."""
-    assert parse_format_name(text).is_system is system

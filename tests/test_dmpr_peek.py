@@ -208,10 +208,10 @@ def test_peek_next_walks_the_queue(qm, setup):
     send(qm, fn, label="a", priority=6)
     send(qm, fn, label="x", priority=3)
     send(qm, fn, label="b", priority=3)
-    qm.dequeue_message_begin(open_descriptor(qm, fn), timeout=0)  # would lock "a"
+    qm.dequeue_message_begin(open_descriptor(qm, fn), timeout=0)  # locks "a"
     cursor = qm.open_cursor(descriptor)
     seen = [qm.peek_message(descriptor, timeout=0, cursor=cursor).message.label]
-    while True:
+    for _ in range(10):  # bounded: a cursor that does not move must fail, not hang
         request = qm.peek_next_message(descriptor, timeout=0, cursor=cursor)
         if request.status != H.MQ_OK:
             break

@@ -67,7 +67,9 @@ def test_default_queue_manager_quota_is_enforced(clock):
     body = b"x" * 4000
     size = packet_size(Message(body))
     accepted = 0
-    while qm.enqueue_message(queue, Message(body)) == 0:
+    for _ in range(2 * 0x00100000 // size):  # bounded: a missing quota check must fail, not fill memory
+        if qm.enqueue_message(queue, Message(body)) != 0:
+            break
         accepted += 1
     assert accepted == 0x00100000 // size
     assert qm.total_bytes == accepted * size
@@ -209,6 +211,33 @@ def test_delete_queue_takes_subqueues_and_journal(qm):
     qm.delete_queue(queue)
     assert labels(queue.journal_queue_reference) == []
     assert sub.deleted and qm.open_queue(fn + ";sub", A.ReceiveAccess, M.DenyNone)[0] == H.MQ_ERROR_QUEUE_NOT_FOUND
+
+
+def test_delete_queue_ends_reads_of_its_journal(qm):
+    """D-13 / MS-MQDMPR:3.1.7.1.4:02: the journal goes with its queue (delete_queue: "subqueues and
+    the journal go with it"), so a reader blocked on <queue>;JOURNAL ends with
+    MQ_ERROR_QUEUE_DELETED, the descriptor loses its queue and later reads through it give
+    MQ_ERROR_QUEUE_NOT_AVAILABLE, as for the queue itself and its subqueues."""
+    queue, fn = make_queue(qm, journaling=True)
+    journal_reader = open_descriptor(qm, fn + ";JOURNAL")
+    waiting = qm.dequeue_message(journal_reader, timeout=WAIT)
+    qm.delete_queue(queue)
+    assert waiting.done and waiting.status == H.MQ_ERROR_QUEUE_DELETED
+    assert journal_reader.queue_reference is None
+    assert qm.dequeue_message(journal_reader, timeout=0).status == H.MQ_ERROR_QUEUE_NOT_AVAILABLE
+
+
+def test_delete_queue_ends_reads_of_its_subqueues(qm):
+    """D-13 / D-22 / MS-MQDMPR:3.1.7.1.4:02: subqueues are deleted with their queue: their blocked
+    readers end with MQ_ERROR_QUEUE_DELETED and their descriptors lose the queue."""
+    queue, fn = make_queue(qm)
+    qm.create_queue(f"{COMPUTER}\\private$\\orders;sub")
+    sub_reader = open_descriptor(qm, fn + ";sub")
+    waiting = qm.dequeue_message(sub_reader, timeout=WAIT)
+    qm.delete_queue(queue)
+    assert waiting.status == H.MQ_ERROR_QUEUE_DELETED
+    assert sub_reader.queue_reference is None
+    assert qm.dequeue_message(sub_reader, timeout=0).status == H.MQ_ERROR_QUEUE_NOT_AVAILABLE
 
 
 # -- Close Queue ----------------------------------------------------------------------------

@@ -242,10 +242,8 @@ def test_abort_of_expired_receive_deletes_it(qm, setup, clock, deleted):
     assert labels(queue) == []
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: Abort restores an expired message to Available before its "
-                   "NackReceiveTimeout operation runs, so a waiting reader receives it (D-25)")
 def test_abort_of_expired_receive_is_not_handed_to_a_waiting_reader(qm, setup, clock, deleted):
-    """D-25: abort deletes an expired message with NackReceiveTimeout; a reader blocked on the
+    """D-25 / MS-MQDMPR:3.1.4.5:01: abort deletes an expired message with NackReceiveTimeout; a reader blocked on the
     queue meanwhile must not receive it."""
     queue, fn, descriptor = setup
     send(qm, fn, label="a", time_to_be_received=5)
@@ -256,6 +254,22 @@ def test_abort_of_expired_receive_is_not_handed_to_a_waiting_reader(qm, setup, c
     qm.transaction_abort(TX)
     assert not waiting.done
     assert deleted == [("a", C.MQMSG_CLASS_NACK_RECEIVE_TIMEOUT)]
+
+
+def test_abort_of_expired_move_deletes_it(qm, setup, clock, deleted):
+    """D-25 / MS-MQDMPR:3.1.7.2.7:01: a message whose TTBR expired while a transactional Move held
+    it is deleted with NackReceiveTimeout on abort, not returned to its queue."""
+    queue, fn, descriptor = setup
+    target, _ = make_queue(qm, "target")
+    message = send(qm, fn, label="m", time_to_be_received=5)
+    qm.move_message(message.message_position_reference, target, qm.create_transaction(TX))
+    waiting = qm.dequeue_message(open_descriptor(qm, fn), timeout=WAIT)
+    clock.advance(5_000)
+    qm.run_timers()
+    assert deleted == []
+    qm.transaction_abort(TX)
+    assert deleted == [("m", C.MQMSG_CLASS_NACK_RECEIVE_TIMEOUT)]
+    assert not waiting.done and labels(queue) == [] and labels(target) == []
 
 
 def test_commit_after_queue_deleted(qm, setup):
