@@ -227,7 +227,7 @@ class RemoteReadServer:
                                                                     QueueAccessType.PeekAccess)
         if descriptor.access_type not in allowed:
             return call.fail(HRESULT.MQ_ERROR_ACCESS_DENIED)
-        if ((receive and (dw_request_id, ph_context) in self.pending_request_table)
+        if ((dw_request_id, ph_context) in self.pending_request_table
                 or any(w.tag == dw_request_id for w in descriptor.waiting_message_read_operation_collection)):
             return call.fail(HRESULT.MQ_ERROR_INVALID_PARAMETER)  # MS-MQRR:3.1.4.7:34 D-36 dwRequestId in use
         transaction = None

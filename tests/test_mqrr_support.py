@@ -8,6 +8,8 @@ check only what every test would otherwise repeat (an open that must succeed).
 
 from __future__ import annotations
 
+import itertools
+
 import uuid
 
 from tests.conftest import COMPUTER, make_queue, send
@@ -39,10 +41,21 @@ def open_for_move(server, format_name: str) -> tuple[int, bytes]:
     return out.p_move_context, out.pph_context
 
 
+_PEEK_IDS = itertools.count(1000)
+
+
 def start(server, handle: bytes, action: int = Action.MQ_ACTION_RECEIVE, *, lookup_id: int = 0, cursor: int = 0,
-          timeout: int = 0, request_id: int = 1, max_body: int = BIG, max_compound: int = BIG):
-    """R_StartReceive; returns the ReceiveCall (done now, or later in virtual time)."""
+          timeout: int = 0, request_id: int | None = None, max_body: int = BIG, max_compound: int = BIG):
+    """R_StartReceive; returns the ReceiveCall (done now, or later in virtual time).
+
+    Without a request id a receive uses 1 and a peek a fresh id (D-36: a peek may not reuse the id of a
+    pending receive)."""
+    if request_id is None:
+        request_id = next(_PEEK_IDS) if action & 0x80000000 or action in _LOOKUP_PEEKS else 1
     return server.r_start_receive(handle, lookup_id, cursor, action, timeout, request_id, max_body, max_compound)
+
+
+_LOOKUP_PEEKS = {Action.MQ_LOOKUP_PEEK_CURRENT, Action.MQ_LOOKUP_PEEK_NEXT, Action.MQ_LOOKUP_PEEK_PREV}
 
 
 def start_tx(server, handle: bytes, transaction_id: bytes | None, action: int = Action.MQ_ACTION_RECEIVE, *,
