@@ -21,6 +21,7 @@ Change records are tuples whose first item names them:
     ("queue", key, attributes)                ("queue_deleted", key)
     ("message", lookup_id, queue_key, seq, state, record)
     ("state", lookup_id, state)               ("removed", lookup_id)
+    ("attributes", lookup_id, record)
     ("transaction", uow, single_phase, prepared)
     ("operation", uow, index, kind, lookup_id, target_key, reason)
     ("transaction_ended", uow)
@@ -139,6 +140,10 @@ class Persistence:
         key = self.keys.get(id(queue)) or _role(qm, queue)  # system queues go by their role
         self.pending.append(("message", message.lookup_identifier, key, self.insertions,
                              int(position.state), message_record(message)))
+
+    def record_attributes(self, message: Message) -> None:
+        """A recoverable message's attributes changed while it stays where it is."""
+        self.pending.append(("attributes", message.lookup_identifier, message_record(message)))
 
     def record_state(self, position: MessagePosition) -> None:
         message = position.message_reference

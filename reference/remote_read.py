@@ -424,9 +424,9 @@ class RemoteReadServer:
             return HRESULT.MQ_ERROR_MESSAGE_NOT_FOUND
         for transaction in self.qm.transaction_collection.values():
             for index, operation in enumerate(transaction.transactional_operation_collection):
-                if operation.message_position_reference is position and operation.dequeue_reason is not None:
+                if operation.message_position_reference is position:
                     if us_class:
-                        # MS-MQRR:3.1.4.14:05 the commit will remove it as rejected
+                        # MS-MQRR:3.1.4.14:05 the commit will remove it as rejected (a Move keeps the reason unused)
                         operation.dequeue_reason = MessageClass.MQMSG_CLASS_NACK_RECEIVE_REJECTED
                         self.qm.persistence.record_operation(transaction, operation, index)
                     return HRESULT.MQ_OK

@@ -92,6 +92,10 @@ def _state(db, lookup_id, state):
     db.execute("UPDATE messages SET state=? WHERE lookup_id=?", (state, lookup_id))
 
 
+def _attributes(db, lookup_id, record):
+    db.execute("UPDATE messages SET record=? WHERE lookup_id=?", (record, lookup_id))
+
+
 def _removed(db, lookup_id):
     db.execute("DELETE FROM messages WHERE lookup_id=?", (lookup_id,))
 
@@ -112,6 +116,6 @@ def _transaction_ended(db, uow):
 
 _APPLY = {
     "queue_manager": _queue_manager, "sequence": _sequence, "queue": _queue,
-    "queue_deleted": _queue_deleted, "message": _message, "state": _state, "removed": _removed,
+    "queue_deleted": _queue_deleted, "message": _message, "state": _state, "attributes": _attributes, "removed": _removed,
     "transaction": _transaction, "operation": _operation, "transaction_ended": _transaction_ended,
 }

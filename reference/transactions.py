@@ -50,8 +50,13 @@ class TransactionEvents:
         operations = transaction.transactional_operation_collection
         if operations:
             # MS-MQDMPR:3.1.4.3:02 mark the first and last messages of the transaction
-            operations[0].message_position_reference.message_reference.set("first_in_transaction", True)
-            operations[-1].message_position_reference.message_reference.set("last_in_transaction", True)
+            first = operations[0].message_position_reference.message_reference
+            last = operations[-1].message_position_reference.message_reference
+            first.set("first_in_transaction", True)
+            last.set("last_in_transaction", True)
+            for message in {id(first): first, id(last): last}.values():
+                if message.delivery_guarantee:
+                    self.persistence.record_attributes(message)
         self.persistence.record_transaction(transaction)
         return HRESULT.MQ_OK
 

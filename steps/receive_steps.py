@@ -5,10 +5,11 @@ from __future__ import annotations
 import threading
 import time
 
-from pytest_bdd import parsers, then, when
+from pytest_bdd import then, when
 
 from adapters import HRESULT, describe_hresult
 
+from .phrases import LABELS, phrase
 from .values import hresult, number
 from .world import MAX_SIZE, Background, World
 
@@ -44,7 +45,7 @@ def start_receive(world: World, handle: str, lookup_id=0, h_cursor=0, ul_action=
     return out, request_id
 
 
-@when(parsers.parse('R_StartReceive is called on "{handle}" with:'))
+@when(phrase('R_StartReceive is called on "{handle}" with:'))
 def start_receive_table(world, handle, datatable):
     header, row = datatable[0], datatable[1]
     arguments = {name: _argument(world, name, value) for name, value in zip(header, row)}
@@ -54,7 +55,7 @@ def start_receive_table(world, handle, datatable):
     start_receive(world, handle, **{mapping[name]: value for name, value in arguments.items()})
 
 
-@when(parsers.parse('R_StartTransactionalReceive is called on "{handle}" in transaction "{tx}" with:'))
+@when(phrase('R_StartTransactionalReceive is called on "{handle}" in transaction "{tx}" with:'))
 def start_transactional_receive_table(world, handle, tx, datatable):
     header, row = datatable[0], datatable[1]
     arguments = {name: _argument(world, name, value) for name, value in zip(header, row)}
@@ -63,12 +64,12 @@ def start_transactional_receive_table(world, handle, tx, datatable):
     start_receive(world, handle, transaction=tx, **{mapping[name]: value for name, value in arguments.items()})
 
 
-@when(parsers.parse('the client peeks at "{handle}"'))
+@when(phrase('the client peeks at "{handle}"'))
 def peek_front(world, handle):
     start_receive(world, handle, ul_action=PEEK_CURRENT)
 
 
-@when(parsers.parse('the client receives from "{handle}"'))
+@when(phrase('the client receives from "{handle}"'))
 def receive_front(world, handle):
     """A whole receive: R_StartReceive, then R_EndReceive with RR_ACK (MS-MQRR 3.2.4.4.1)."""
     out, request_id = start_receive(world, handle)
@@ -77,49 +78,49 @@ def receive_front(world, handle):
         assert end == HRESULT.MQ_OK, f"R_EndReceive: {describe_hresult(end)}"
 
 
-@when(parsers.parse('the client starts a receive on "{handle}" as "{request}"'))
+@when(phrase('the client starts a receive on "{handle}" as "{request}"'))
 def start_receive_as(world, handle, request):
     out, request_id = start_receive(world, handle)
     world.requests[request] = (handle, request_id)
 
 
-@when(parsers.parse('the client starts a receive on "{handle}" in transaction "{tx}" as "{request}"'))
+@when(phrase('the client starts a receive on "{handle}" in transaction "{tx}" as "{request}"'))
 def start_transactional_receive_as(world, handle, tx, request):
     out, request_id = start_receive(world, handle, transaction=tx)
     world.requests[request] = (handle, request_id)
 
 
-@when(parsers.parse('the client ends "{request}" with {ack}'))
+@when(phrase('the client ends "{request}" with {ack}', ack=r"\w+"))
 def end_request(world, request, ack):
     handle, request_id = world.requests[request]
     world.record(world.target.end_receive(world.handle(handle), number(ack), request_id))
 
 
-@when(parsers.parse('the client ends transactional "{request}" with {ack}'))
+@when(phrase('the client ends transactional "{request}" with {ack}', ack=r"\w+"))
 def end_transactional_request(world, request, ack):
     handle, request_id = world.requests[request]
     world.record(world.target.end_transactional_receive(world.handle(handle), number(ack), request_id))
 
 
-@when(parsers.parse('the client cancels "{request}"'))
+@when(phrase('the client cancels "{request}"'))
 def cancel_request(world, request):
     handle, request_id = world.requests[request]
     world.record(world.target.cancel_receive(world.handle(handle), request_id))
 
 
-@when(parsers.parse('cursor "{cursor}" peeks the current message'))
+@when(phrase('cursor "{cursor}" peeks the current message'))
 def cursor_peek_current(world, cursor):
     handle, h_cursor = world.cursors[cursor]
     start_receive(world, handle, h_cursor=h_cursor, ul_action=PEEK_CURRENT)
 
 
-@when(parsers.parse('cursor "{cursor}" peeks the next message'))
+@when(phrase('cursor "{cursor}" peeks the next message'))
 def cursor_peek_next(world, cursor):
     handle, h_cursor = world.cursors[cursor]
     start_receive(world, handle, h_cursor=h_cursor, ul_action=PEEK_NEXT)
 
 
-@when(parsers.parse('cursor "{cursor}" receives'))
+@when(phrase('cursor "{cursor}" receives'))
 def cursor_receive(world, cursor):
     handle, h_cursor = world.cursors[cursor]
     out, request_id = start_receive(world, handle, h_cursor=h_cursor, ul_action=RECEIVE)
@@ -128,7 +129,7 @@ def cursor_receive(world, cursor):
         assert end == HRESULT.MQ_OK, f"R_EndReceive: {describe_hresult(end)}"
 
 
-@when(parsers.parse('the client {verb} "{label}" by lookup id with {action} on "{handle}"'))
+@when(phrase('the client {verb} "{label}" by lookup id with {action} on "{handle}"', verb="peeks|receives|locks", action=r"\w+"))
 def by_lookup_id(world, verb, label, action, handle):
     out, request_id = start_receive(world, handle, lookup_id=world.lookup_id(label), ul_action=number(action))
     if verb == "receives" and out.hresult == HRESULT.MQ_OK:
@@ -136,7 +137,7 @@ def by_lookup_id(world, verb, label, action, handle):
         world.status = out.hresult
 
 
-@when(parsers.parse('the client waits on "{handle}" for up to {timeout} ms in the background as "{request}"'))
+@when(phrase('the client waits on "{handle}" for up to {timeout} ms in the background as "{request}"', timeout=r"\w+"))
 def receive_in_background(world, handle, timeout, request):
     request_id = world.request_id()
     world.requests[request] = (handle, request_id)
@@ -154,7 +155,7 @@ def receive_in_background(world, handle, timeout, request):
     time.sleep(0.05)  # let it reach the server and block
 
 
-@when(parsers.parse('the background call "{request}" completes'))
+@when(phrase('the background call "{request}" completes'))
 def background_completes(world, request):
     job = world.background[request]
     job.thread.join(timeout=10)
@@ -162,19 +163,19 @@ def background_completes(world, request):
     world.record(job.result)
 
 
-@then(parsers.parse("the call returns {status}"))
+@then(phrase("the call returns {status}", status=r"\w+"))
 def call_returns(world, status):
     assert world.status == hresult(status), f"got {describe_hresult(world.status)}, expected {status}"
 
 
-@then(parsers.parse('the message returned is "{label}"'))
+@then(phrase('the message returned is "{label}"'))
 def message_returned(world, label):
     assert world.status == HRESULT.MQ_OK, f"the call failed: {describe_hresult(world.status)}"
     assert world.decoded is not None, "no message came back"
     assert world.decoded.label == label, f"got {world.decoded.label!r}, expected {label!r}"
 
 
-@then(parsers.parse('the background call "{request}" waited at least {ms:d} ms'))
+@then(phrase('the background call "{request}" waited at least {ms:d} ms'))
 def waited(world, request, ms):
     job = world.background[request]
     assert (job.finished - job.started) * 1000 >= ms * 0.9, f"returned after {(job.finished - job.started):.3f} s"

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from pytest_bdd import given, parsers, then, when
+from pytest_bdd import given, then, when
 
 from adapters import HRESULT, MessageProperties, describe_hresult, queue_format
 
+from .phrases import LABELS, phrase
 from .values import acknowledgements, hresult, labels, number
 from .world import Sent, World
 
@@ -38,27 +39,27 @@ def make_queue(world: World, alias: str, **attributes) -> None:
     world.queues[alias] = created.format_name
 
 
-@given(parsers.parse('a queue "{alias}"'))
+@given(phrase('a queue "{alias}"'))
 def a_queue(world, alias):
     make_queue(world, alias)
 
 
-@given(parsers.parse('a transactional queue "{alias}"'))
+@given(phrase('a transactional queue "{alias}"'))
 def a_transactional_queue(world, alias):
     make_queue(world, alias, transactional=True)
 
 
-@given(parsers.parse('a queue "{alias}" with a quota of {kilobytes:d} KB'))
+@given(phrase('a queue "{alias}" with a quota of {kilobytes:d} KB'))
 def a_queue_with_quota(world, alias, kilobytes):
     make_queue(world, alias, quota=kilobytes)
 
 
-@given(parsers.parse('a queue "{alias}" with journaling'))
+@given(phrase('a queue "{alias}" with journaling'))
 def a_journaled_queue(world, alias):
     make_queue(world, alias, journaling=True)
 
 
-@given(parsers.parse('a subqueue "{sub}" of "{alias}"'))
+@given(phrase('a subqueue "{sub}" of "{alias}"'))
 def a_subqueue(world, sub, alias):
     created = world.target.create_queue(f"{world.pathname(alias)};{sub}")
     assert created.hresult == HRESULT.MQ_OK, f"creating subqueue {sub!r}: {describe_hresult(created.hresult)}"
@@ -108,57 +109,57 @@ def send_ok(world: World, alias: str, props: MessageProperties, transaction: str
         f"sending {props.label!r}: {describe_hresult(out.hresult)}, status {out.r_status}"
 
 
-@given(parsers.parse('"{alias}" holds {names}'))
+@given(phrase('"{alias}" holds {names}', names=LABELS))
 def queue_holds(world, alias, names):
     for label in labels(names):
         send_ok(world, alias, MessageProperties(label=label))
 
 
-@given(parsers.parse('"{alias}" holds messages:'))
+@given(phrase('"{alias}" holds messages:'))
 def queue_holds_table(world, alias, datatable):
     header, *rows = datatable
     for row in rows:
         send_ok(world, alias, properties(world, dict(zip(header, row))))
 
 
-@given(parsers.parse('message "{label}" is sent to "{alias}" with:'))
-@when(parsers.parse('message "{label}" is sent to "{alias}" with:'))
+@given(phrase('message "{label}" is sent to "{alias}" with:'))
+@when(phrase('message "{label}" is sent to "{alias}" with:'))
 def send_with(world, label, alias, datatable):
     row = {"label": label, **{key: value for key, value in datatable}}
     send(world, alias, properties(world, row))
 
 
-@given(parsers.parse('message "{label}" is sent to "{alias}"'))
-@when(parsers.parse('message "{label}" is sent to "{alias}"'))
+@given(phrase('message "{label}" is sent to "{alias}"'))
+@when(phrase('message "{label}" is sent to "{alias}"'))
 def send_plain(world, label, alias):
     send(world, alias, MessageProperties(label=label))
 
 
-@given(parsers.parse('message "{label}" is sent to "{alias}" in transaction "{tx}"'))
-@when(parsers.parse('message "{label}" is sent to "{alias}" in transaction "{tx}"'))
+@given(phrase('message "{label}" is sent to "{alias}" in transaction "{tx}"'))
+@when(phrase('message "{label}" is sent to "{alias}" in transaction "{tx}"'))
 def send_in_transaction(world, label, alias, tx):
     send(world, alias, MessageProperties(label=label), tx)
 
 
-@then(parsers.parse("the send is accepted with status {status:d}"))
+@then(phrase("the send is accepted with status {status:d}"))
 def send_status(world, status):
     assert world.status == HRESULT.MQ_OK, describe_hresult(world.status)
     assert world.last.r_status == status, f"Enqueue Message status {world.last.r_status}, expected {status}"
 
 
-@then(parsers.parse("the send is refused with {status}"))
+@then(phrase("the send is refused with {status}", status=r"\w+"))
 def send_refused(world, status):
     assert world.status == hresult(status), f"got {describe_hresult(world.status)}, expected {status}"
 
 
-@given(parsers.parse('"{alias}" is opened with {access} as "{handle}"'))
-@when(parsers.parse('"{alias}" is opened with {access} as "{handle}"'))
+@given(phrase('"{alias}" is opened with {access} as "{handle}"', access=r"\w+"))
+@when(phrase('"{alias}" is opened with {access} as "{handle}"', access=r"\w+"))
 def open_handle(world, alias, access, handle):
     open_with_share(world, alias, access, "MQ_DENY_NONE", handle)
 
 
-@given(parsers.parse('"{alias}" is opened with {access} and {share} as "{handle}"'))
-@when(parsers.parse('"{alias}" is opened with {access} and {share} as "{handle}"'))
+@given(phrase('"{alias}" is opened with {access} and {share} as "{handle}"', access=r"\w+", share=r"\w+"))
+@when(phrase('"{alias}" is opened with {access} and {share} as "{handle}"', access=r"\w+", share=r"\w+"))
 def open_with_share(world, alias, access, share, handle):
     out = world.target.open_queue(queue_format(world.queue(alias)), number(access), number(share))
     world.record(out)
@@ -167,7 +168,7 @@ def open_with_share(world, alias, access, share, handle):
         world.handle_queue[handle] = alias
 
 
-@given(parsers.parse('"{alias}" is opened for move as "{handle}"'))
+@given(phrase('"{alias}" is opened for move as "{handle}"'))
 def open_for_move(world, alias, handle):
     out = world.target.open_queue_for_move(queue_format(world.queue(alias)), number("MQ_MOVE_ACCESS"),
                                            number("MQ_DENY_NONE"))
@@ -177,8 +178,8 @@ def open_for_move(world, alias, handle):
     world.move_contexts[handle] = out.p_move_context
 
 
-@given(parsers.parse('cursor "{cursor}" is created on "{handle}"'))
-@when(parsers.parse('cursor "{cursor}" is created on "{handle}"'))
+@given(phrase('cursor "{cursor}" is created on "{handle}"'))
+@when(phrase('cursor "{cursor}" is created on "{handle}"'))
 def create_cursor(world, cursor, handle):
     out = world.target.create_cursor(world.handle(handle))
     world.record(out)
@@ -186,14 +187,14 @@ def create_cursor(world, cursor, handle):
     world.cursors[cursor] = (handle, out.ph_cursor)
 
 
-@given(parsers.parse('transaction "{tx}" is begun'))
-@when(parsers.parse('transaction "{tx}" is begun'))
+@given(phrase('transaction "{tx}" is begun'))
+@when(phrase('transaction "{tx}" is begun'))
 def begin(world, tx):
     world.transactions[tx] = world.target.begin_transaction()
 
 
-@given(parsers.parse('transaction "{tx}" is {outcome}'))
-@when(parsers.parse('transaction "{tx}" is {outcome}'))
+@given(phrase('transaction "{tx}" is {outcome}', outcome="committed|aborted|prepared"))
+@when(phrase('transaction "{tx}" is {outcome}', outcome="committed|aborted|prepared"))
 def end_transaction(world, tx, outcome):
     action = {"committed": world.target.commit_transaction, "aborted": world.target.abort_transaction,
               "prepared": world.target.prepare_transaction}[outcome]
@@ -209,21 +210,21 @@ def restart(world):
     world.cursors.clear()
 
 
-@when(parsers.parse("{amount:d} {unit} pass"))
-@given(parsers.parse("{amount:d} {unit} pass"))
+@when(phrase("{amount:d} {unit} pass", unit="milliseconds?|seconds?|minutes?"))
+@given(phrase("{amount:d} {unit} pass", unit="milliseconds?|seconds?|minutes?"))
 def time_passes(world, amount, unit):
     scale = {"milliseconds": 1, "millisecond": 1, "seconds": 1000, "second": 1000, "minutes": 60_000}[unit]
     world.target.elapse(amount * scale)
 
 
-@then(parsers.parse('"{alias}" holds {names}'))
+@then(phrase('"{alias}" holds {names}', names=LABELS))
 def queue_contents(world, alias, names):
     expected = labels(names)
     actual = world.labels(alias)
     assert actual == expected, f"{alias!r} holds {actual}, expected {expected}"
 
 
-@then(parsers.parse('"{alias}" holds {count:d} messages'))
+@then(phrase('"{alias}" holds {count:d} messages'))
 def queue_count(world, alias, count):
     actual = world.labels(alias)
     assert len(actual) == count, f"{alias!r} holds {len(actual)} messages: {actual}"

@@ -510,22 +510,30 @@ def test_mqrr_3_1_4_14_04_unknown_message_is_message_not_found(qm, server):
         HRESULT.MQ_ERROR_MESSAGE_NOT_FOUND
 
 
-@pytest.mark.parametrize("how", ["available", "two-phase receive", "transacted move"])
+@pytest.mark.parametrize("how", ["available", "two-phase receive"])
 def test_mqrr_3_1_4_14_04_message_not_received_in_a_transaction_is_transaction_usage(qm, server, how):
-    """MS-MQRR:3.1.4.14:04 the message has no transactional Dequeue operation (Available, locked by a plain
-    two-phase receive, or only moved in a transaction): MQ_ERROR_TRANSACTION_USAGE."""
+    """MS-MQRR:3.1.4.14:04 no TransactionalOperation references the message (Available, or locked by a plain
+    two-phase receive): MQ_ERROR_TRANSACTION_USAGE."""
     _, fn = make_queue(qm, transactional=True)
     qm.create_queue(f"{COMPUTER}\\private$\\orders;sub")
     message = send_tx(qm, fn, b"x")
     handle = open_handle(server, fn)
     if how == "two-phase receive":
         assert start(server, handle, RECEIVE).hresult == HRESULT.MQ_OK
-    elif how == "transacted move":
-        enlist(server, uow(1))
-        context, _ = open_for_move(server, fn + ";sub")
-        assert server.r_move_message(handle, context, message.lookup_identifier, uow(1)) == HRESULT.MQ_OK
     assert server.r_set_user_acknowledgement_class(handle, message.lookup_identifier, REJECTED) == \
         HRESULT.MQ_ERROR_TRANSACTION_USAGE
+
+
+def test_mqrr_3_1_4_14_04_a_transacted_move_is_a_transactional_operation(qm, server):
+    """MS-MQRR:3.1.4.14:04 any TransactionalOperation on the message counts, a Move included: MQ_OK."""
+    _, fn = make_queue(qm, transactional=True)
+    qm.create_queue(f"{COMPUTER}\\private$\\orders;sub")
+    message = send_tx(qm, fn, b"x")
+    handle = open_handle(server, fn)
+    enlist(server, uow(1))
+    context, _ = open_for_move(server, fn + ";sub")
+    assert server.r_move_message(handle, context, message.lookup_identifier, uow(1)) == HRESULT.MQ_OK
+    assert server.r_set_user_acknowledgement_class(handle, message.lookup_identifier, REJECTED) == HRESULT.MQ_OK
 
 
 # -- R_EndTransactionalReceive (opnum 15) --------------------------------------------------------

@@ -1,4 +1,3 @@
-@clause:MS-MQRR:3.1.4.7:20
 Feature: MS-MQRR 3.1.4.7 R_StartReceive (Opnum 7)
   R_StartReceive peeks at or starts a two-phase receive of a message, chosen by
   lookup identifier, by cursor, or as the first message of the queue.
@@ -7,6 +6,8 @@ Feature: MS-MQRR 3.1.4.7 R_StartReceive (Opnum 7)
     Given a queue "orders"
     And "orders" holds "m1", "m2" and "m3"
     And "orders" is opened with RECEIVE_ACCESS as "h"
+
+  # -- the parameter table ---------------------------------------------------------------------
 
   @clause:MS-MQRR:3.1.4.7:16 @clause:MS-MQRR:3.1.4.7:04
   Scenario Outline: A lookup action needs a lookup identifier
@@ -24,9 +25,884 @@ Feature: MS-MQRR 3.1.4.7 R_StartReceive (Opnum 7)
       | MQ_LOOKUP_RECEIVE_NEXT    |
       | MQ_LOOKUP_RECEIVE_PREV    |
 
-  @clause:MS-MQRR:3.1.4.7:21
-  Scenario: Peeking at the front of the queue returns the first message and leaves it there
+  @clause:MS-MQRR:3.1.4.7:16 @clause:MS-MQRR:3.1.4.7:04
+  Scenario Outline: A lookup identifier goes only with a lookup action, no cursor and no time-out
+    Given cursor "c1" is created on "h"
+    When R_StartReceive is called on "h" with:
+      | LookupId   | hCursor  | ulAction | ulTimeout |
+      | id of "m2" | <cursor> | <action> | <timeout> |
+    Then the call returns MQ_ERROR_INVALID_PARAMETER
+    And "orders" holds "m1", "m2" and "m3"
+
+    Examples:
+      | action                       | cursor | timeout  |
+      | MQ_ACTION_RECEIVE            | 0      | 0        |
+      | MQ_ACTION_PEEK_CURRENT       | 0      | 0        |
+      | MQ_ACTION_PEEK_NEXT          | 0      | 0        |
+      | MQ_ACTION_RECEIVE            | c1     | 0        |
+      | MQ_LOOKUP_PEEK_CURRENT       | c1     | 0        |
+      | MQ_LOOKUP_RECEIVE_NEXT       | c1     | 0        |
+      | MQ_LOOKUP_PEEK_CURRENT       | 0      | 100      |
+      | MQ_LOOKUP_RECEIVE_PREV       | 0      | INFINITE |
+      | MQ_LOOKUP_PEEK_FIRST         | 0      | 0        |
+      | MQ_LOOKUP_RECEIVE_LAST       | 0      | 0        |
+      | MQ_LOOKUP_RECEIVE_ALLOW_PEEK | 0      | 0        |
+      | 0x12345678                   | 0      | 0        |
+
+  @clause:MS-MQRR:3.1.4.7:16 @clause:MS-MQRR:3.1.4.7:04
+  Scenario Outline: A cursor goes only with MQ_ACTION_RECEIVE, MQ_ACTION_PEEK_CURRENT or MQ_ACTION_PEEK_NEXT
+    Given cursor "c1" is created on "h"
+    When R_StartReceive is called on "h" with:
+      | LookupId | hCursor | ulAction | ulTimeout |
+      | 0        | c1      | <action> | 0         |
+    Then the call returns MQ_ERROR_INVALID_PARAMETER
+    And "orders" holds "m1", "m2" and "m3"
+
+    Examples:
+      | action                    |
+      | MQ_LOOKUP_PEEK_CURRENT    |
+      | MQ_LOOKUP_RECEIVE_CURRENT |
+      | MQ_LOOKUP_RECEIVE_PREV    |
+      | 0x00000001                |
+      | 0x80000002                |
+
+  @clause:MS-MQRR:3.1.4.7:16 @clause:MS-MQRR:3.1.4.7:04
+  Scenario Outline: Without a cursor or a lookup identifier only MQ_ACTION_RECEIVE and MQ_ACTION_PEEK_CURRENT are valid
+    When R_StartReceive is called on "h" with:
+      | LookupId | hCursor | ulAction | ulTimeout |
+      | 0        | 0       | <action> | <timeout> |
+    Then the call returns MQ_ERROR_INVALID_PARAMETER
+    And "orders" holds "m1", "m2" and "m3"
+
+    Examples:
+      | action               | timeout |
+      | MQ_ACTION_PEEK_NEXT  | 0       |
+      | MQ_ACTION_PEEK_NEXT  | 100     |
+      | MQ_LOOKUP_PEEK_FIRST | 0       |
+      | 0x40000000           | 0       |
+
+  @clause:MS-MQRR:3.1.4.7:04 @clause:MS-MQRR:3.1.4.7:20
+  Scenario Outline: Every combination the table allows is accepted and raises the event of its action
+    Given cursor "c1" is created on "h"
+    When R_StartReceive is called on "h" with:
+      | LookupId | hCursor  | ulAction | ulTimeout | dwRequestId |
+      | <lookup> | <cursor> | <action> | <timeout> | 7           |
+    Then the call returns MQ_OK
+    And the message returned is "<returned>"
+    And "orders" holds <left>
+
+    Examples:
+      | lookup     | cursor | action                    | timeout  | returned | left                |
+      | 0          | 0      | MQ_ACTION_RECEIVE         | 0        | m1       | "m2" and "m3"       |
+      | 0          | 0      | MQ_ACTION_RECEIVE         | INFINITE | m1       | "m2" and "m3"       |
+      | 0          | 0      | MQ_ACTION_PEEK_CURRENT    | 100      | m1       | "m1", "m2" and "m3" |
+      | 0          | c1     | MQ_ACTION_RECEIVE         | 100      | m1       | "m2" and "m3"       |
+      | 0          | c1     | MQ_ACTION_PEEK_CURRENT    | 0        | m1       | "m1", "m2" and "m3" |
+      | id of "m2" | 0      | MQ_LOOKUP_PEEK_CURRENT    | 0        | m2       | "m1", "m2" and "m3" |
+      | id of "m2" | 0      | MQ_LOOKUP_PEEK_NEXT       | 0        | m3       | "m1", "m2" and "m3" |
+      | id of "m2" | 0      | MQ_LOOKUP_PEEK_PREV       | 0        | m1       | "m1", "m2" and "m3" |
+      | id of "m2" | 0      | MQ_LOOKUP_RECEIVE_CURRENT | 0        | m2       | "m1" and "m3"       |
+      | id of "m2" | 0      | MQ_LOOKUP_RECEIVE_NEXT    | 0        | m3       | "m1" and "m2"       |
+      | id of "m2" | 0      | MQ_LOOKUP_RECEIVE_PREV    | 0        | m1       | "m2" and "m3"       |
+
+  @clause:MS-MQRR:3.1.4.7:04 @clause:MS-MQRR:3.1.4.7:20 @clause:MS-MQRR:3.1.4.7:28
+  Scenario: MQ_ACTION_PEEK_NEXT is valid with a cursor
+    Given cursor "c1" is created on "h"
+    When cursor "c1" peeks the current message
+    And R_StartReceive is called on "h" with:
+      | LookupId | hCursor | ulAction            | ulTimeout |
+      | 0        | c1      | MQ_ACTION_PEEK_NEXT | 0         |
+    Then the call returns MQ_OK
+    And the message returned is "m2"
+
+  # -- handles, cursors and access ---------------------------------------------------------------
+
+  @clause:MS-MQRR:3.1.4.7:17 @clause:MS-MQRR:3.1.4.7:15
+  Scenario Outline: A queue handle the server never issued is refused
+    Given a queue handle "x" that the server never issued
+    When R_StartReceive is called on "x" with:
+      | LookupId | hCursor | ulAction | ulTimeout |
+      | <lookup> | 0       | <action> | 0         |
+    Then the call returns MQ_ERROR_INVALID_HANDLE
+    And the status has the failure bit set
+    And "orders" holds "m1", "m2" and "m3"
+
+    Examples:
+      | lookup     | action                    |
+      | 0          | MQ_ACTION_RECEIVE         |
+      | 0          | MQ_ACTION_PEEK_CURRENT    |
+      | id of "m1" | MQ_LOOKUP_PEEK_CURRENT    |
+      | id of "m1" | MQ_LOOKUP_RECEIVE_CURRENT |
+
+  @clause:MS-MQRR:3.1.4.7:17
+  Scenario Outline: A queue handle closed with R_CloseQueue is refused
+    Given "orders" is opened with RECEIVE_ACCESS as "h2"
+    When R_CloseQueue is called on "h2"
+    And R_StartReceive is called on "h2" with:
+      | LookupId | hCursor | ulAction | ulTimeout |
+      | 0        | 0       | <action> | 0         |
+    Then the call returns MQ_ERROR_INVALID_HANDLE
+    And "orders" holds "m1", "m2" and "m3"
+
+    Examples:
+      | action                 |
+      | MQ_ACTION_RECEIVE      |
+      | MQ_ACTION_PEEK_CURRENT |
+
+  @clause:MS-MQRR:3.1.4.7:18
+  Scenario Outline: A cursor the server never issued is refused with STATUS_INVALID_HANDLE
+    Given "cx" is a cursor handle the server never issued on "h"
+    When R_StartReceive is called on "h" with:
+      | LookupId | hCursor | ulAction | ulTimeout |
+      | 0        | cx      | <action> | 0         |
+    Then the call returns STATUS_INVALID_HANDLE
+    And "orders" holds "m1", "m2" and "m3"
+
+    Examples:
+      | action                 |
+      | MQ_ACTION_RECEIVE      |
+      | MQ_ACTION_PEEK_CURRENT |
+      | MQ_ACTION_PEEK_NEXT    |
+
+  @clause:MS-MQRR:3.1.4.7:18
+  Scenario Outline: A cursor closed with R_CloseCursor is refused with STATUS_INVALID_HANDLE
+    Given cursor "c1" is created on "h"
+    When cursor "c1" peeks the current message
+    And R_CloseCursor is called on "h" for "c1"
+    And R_StartReceive is called on "h" with:
+      | LookupId | hCursor | ulAction | ulTimeout |
+      | 0        | c1      | <action> | 0         |
+    Then the call returns STATUS_INVALID_HANDLE
+    And "orders" holds "m1", "m2" and "m3"
+
+    Examples:
+      | action                 |
+      | MQ_ACTION_RECEIVE      |
+      | MQ_ACTION_PEEK_CURRENT |
+      | MQ_ACTION_PEEK_NEXT    |
+
+  @clause:MS-MQRR:3.1.4.7:18
+  Scenario Outline: A cursor of another queue handle is refused with STATUS_INVALID_HANDLE
+    Given "orders" is opened with RECEIVE_ACCESS as "h2"
+    And cursor "c2" is created on "h2"
+    When R_StartReceive is called on "h" with:
+      | LookupId | hCursor | ulAction | ulTimeout |
+      | 0        | c2      | <action> | 0         |
+    Then the call returns STATUS_INVALID_HANDLE
+    And "orders" holds "m1", "m2" and "m3"
+
+    Examples:
+      | action                 |
+      | MQ_ACTION_RECEIVE      |
+      | MQ_ACTION_PEEK_CURRENT |
+
+  @clause:MS-MQRR:3.1.4.7:33
+  Scenario Outline: A handle opened for peeking cannot receive
+    Given "orders" is opened with PEEK_ACCESS as "p"
+    And cursor "pc" is created on "p"
+    When R_StartReceive is called on "p" with:
+      | LookupId | hCursor  | ulAction | ulTimeout |
+      | <lookup> | <cursor> | <action> | 0         |
+    Then the call returns MQ_ERROR_ACCESS_DENIED
+    And "orders" holds "m1", "m2" and "m3"
+
+    Examples:
+      | lookup     | cursor | action                    |
+      | 0          | 0      | MQ_ACTION_RECEIVE         |
+      | 0          | pc     | MQ_ACTION_RECEIVE         |
+      | id of "m2" | 0      | MQ_LOOKUP_RECEIVE_CURRENT |
+      | id of "m2" | 0      | MQ_LOOKUP_RECEIVE_NEXT    |
+      | id of "m2" | 0      | MQ_LOOKUP_RECEIVE_PREV    |
+
+  @clause:MS-MQRR:3.1.4.7:33
+  Scenario Outline: A handle opened for peeking can peek
+    Given "orders" is opened with PEEK_ACCESS as "p"
+    And cursor "pc" is created on "p"
+    When R_StartReceive is called on "p" with:
+      | LookupId | hCursor  | ulAction | ulTimeout |
+      | <lookup> | <cursor> | <action> | 0         |
+    Then the call returns MQ_OK
+    And the message returned is "<returned>"
+
+    Examples:
+      | lookup     | cursor | action                 | returned |
+      | 0          | 0      | MQ_ACTION_PEEK_CURRENT | m1       |
+      | 0          | pc     | MQ_ACTION_PEEK_CURRENT | m1       |
+      | id of "m2" | 0      | MQ_LOOKUP_PEEK_NEXT    | m3       |
+
+  # -- what each action reads ----------------------------------------------------------------------
+
+  @clause:MS-MQRR:3.1.4.7:29 @clause:MS-MQRR:3.1.4.7:20
+  Scenario: Without a cursor or lookup identifier the first unlocked message is read
+    When the client starts a receive on "h" as "r1"
+    Then the message returned is "m1"
+    When the client peeks at "h"
+    Then the message returned is "m2"
+    When the client receives from "h"
+    Then the message returned is "m2"
+    And "orders" holds "m3"
+
+  @clause:MS-MQRR:3.1.4.7:29
+  Scenario: A plain peek reads the front of the queue and leaves it there
     When the client peeks at "h"
     Then the call returns MQ_OK
     And the message returned is "m1"
     And "orders" holds "m1", "m2" and "m3"
+
+  @clause:MS-MQRR:3.1.4.7:29
+  Scenario: The front of the queue follows priority before arrival
+    Given a queue "mixed"
+    And message "low" is sent to "mixed" with:
+      | priority | 1 |
+    And message "high" is sent to "mixed" with:
+      | priority | 6 |
+    And "mixed" is opened with RECEIVE_ACCESS as "x"
+    When the client peeks at "x"
+    Then the message returned is "high"
+    When the client receives from "x"
+    Then the message returned is "high"
+    And "mixed" holds "low"
+
+  @clause:MS-MQRR:3.1.4.7:19
+  Scenario: MQ_ACTION_RECEIVE locks the message until R_EndReceive finishes the request
+    When the client starts a receive on "h" as "r"
+    Then the call returns MQ_OK
+    And the message returned is "m1"
+    And "orders" holds "m2" and "m3"
+    When the client ends "r" with RR_ACK
+    Then the call returns MQ_OK
+    And "orders" holds "m2" and "m3"
+
+  @clause:MS-MQRR:3.1.4.7:19
+  Scenario: A receive that finds nothing leaves no request behind
+    Given a queue "empty"
+    And "empty" is opened with RECEIVE_ACCESS as "e"
+    When R_StartReceive is called on "e" with:
+      | LookupId | hCursor | ulAction          | ulTimeout | dwRequestId |
+      | 0        | 0       | MQ_ACTION_RECEIVE | 0         | 7           |
+    Then the call returns MQ_ERROR_IO_TIMEOUT
+    When the client ends request id 7 on "e" with RR_ACK
+    Then the call returns MQ_ERROR_INVALID_HANDLE
+
+  @clause:MS-MQRR:3.1.4.7:22
+  Scenario Outline: A peek is complete when it returns and leaves nothing to end
+    Given cursor "c1" is created on "h"
+    When R_StartReceive is called on "h" with:
+      | LookupId | hCursor  | ulAction | ulTimeout | dwRequestId |
+      | <lookup> | <cursor> | <action> | 0         | 7           |
+    Then the call returns MQ_OK
+    When the client ends request id 7 on "h" with RR_ACK
+    Then the call returns MQ_ERROR_INVALID_HANDLE
+    When the client cancels request id 7 on "h"
+    Then the status has the failure bit set
+    And "orders" holds "m1", "m2" and "m3"
+
+    Examples:
+      | lookup     | cursor | action                 |
+      | 0          | 0      | MQ_ACTION_PEEK_CURRENT |
+      | 0          | c1     | MQ_ACTION_PEEK_CURRENT |
+      | id of "m2" | 0      | MQ_LOOKUP_PEEK_CURRENT |
+      | id of "m2" | 0      | MQ_LOOKUP_PEEK_PREV    |
+
+  @clause:MS-MQRR:3.1.4.7:22
+  Scenario Outline: A receive leaves a request that R_EndReceive finishes
+    Given cursor "c1" is created on "h"
+    When R_StartReceive is called on "h" with:
+      | LookupId | hCursor  | ulAction | ulTimeout | dwRequestId |
+      | <lookup> | <cursor> | <action> | 0         | 7           |
+    Then the message returned is "<taken>"
+    And "orders" holds <left>
+    When the client ends request id 7 on "h" with RR_ACK
+    Then the call returns MQ_OK
+    And "orders" holds <left>
+
+    Examples:
+      | lookup     | cursor | action                    | taken | left          |
+      | 0          | 0      | MQ_ACTION_RECEIVE         | m1    | "m2" and "m3" |
+      | 0          | c1     | MQ_ACTION_RECEIVE         | m1    | "m2" and "m3" |
+      | id of "m2" | 0      | MQ_LOOKUP_RECEIVE_CURRENT | m2    | "m1" and "m3" |
+      | id of "m2" | 0      | MQ_LOOKUP_RECEIVE_NEXT    | m3    | "m1" and "m2" |
+
+  @clause:MS-MQRR:3.1.4.7:25 @clause:MS-MQRR:3.1.4.7:20
+  Scenario Outline: Lookup peeks read the message with that identifier, or the one after or before it
+    When R_StartReceive is called on "h" with:
+      | LookupId   | hCursor | ulAction | ulTimeout |
+      | id of "m2" | 0       | <action> | 0         |
+    Then the call returns MQ_OK
+    And the message returned is "<returned>"
+    And "orders" holds "m1", "m2" and "m3"
+
+    Examples:
+      | action                 | returned |
+      | MQ_LOOKUP_PEEK_CURRENT | m2       |
+      | MQ_LOOKUP_PEEK_NEXT    | m3       |
+      | MQ_LOOKUP_PEEK_PREV    | m1       |
+
+  @clause:MS-MQRR:3.1.4.7:25 @clause:MS-MQRR:3.1.4.7:20
+  Scenario Outline: Lookup receives take the message with that identifier, or the one after or before it
+    When R_StartReceive is called on "h" with:
+      | LookupId   | hCursor | ulAction | ulTimeout | dwRequestId |
+      | id of "m2" | 0       | <action> | 0         | 7           |
+    Then the message returned is "<returned>"
+    When the client ends request id 7 on "h" with RR_ACK
+    Then the call returns MQ_OK
+    And "orders" holds <left>
+
+    Examples:
+      | action                    | returned | left          |
+      | MQ_LOOKUP_RECEIVE_CURRENT | m2       | "m1" and "m3" |
+      | MQ_LOOKUP_RECEIVE_NEXT    | m3       | "m1" and "m2" |
+      | MQ_LOOKUP_RECEIVE_PREV    | m1       | "m2" and "m3" |
+
+  @clause:MS-MQRR:3.1.4.7:25
+  Scenario Outline: Lookups after or before a message skip messages that are locked
+    When the client locks "m2" by lookup id with MQ_LOOKUP_RECEIVE_CURRENT on "h"
+    And R_StartReceive is called on "h" with:
+      | LookupId       | hCursor | ulAction | ulTimeout |
+      | id of "<from>" | 0       | <action> | 0         |
+    Then the call returns MQ_OK
+    And the message returned is "<returned>"
+
+    Examples:
+      | from | action                 | returned |
+      | m1   | MQ_LOOKUP_PEEK_NEXT    | m3       |
+      | m3   | MQ_LOOKUP_PEEK_PREV    | m1       |
+      | m1   | MQ_LOOKUP_RECEIVE_NEXT | m3       |
+      | m3   | MQ_LOOKUP_RECEIVE_PREV | m1       |
+
+  @clause:MS-MQRR:3.1.4.7:25 @clause:MS-MQRR:3.1.4.7:21
+  Scenario Outline: A lookup that finds no message fails with the status of its event
+    When the client locks "m2" by lookup id with MQ_LOOKUP_RECEIVE_CURRENT on "h"
+    And R_StartReceive is called on "h" with:
+      | LookupId       | hCursor | ulAction | ulTimeout |
+      | id of "<from>" | 0       | <action> | 0         |
+    Then the call returns <status>
+
+    Examples:
+      | from | action                    | status                     |
+      | m3   | MQ_LOOKUP_PEEK_NEXT       | MQ_ERROR_MESSAGE_NOT_FOUND |
+      | m1   | MQ_LOOKUP_PEEK_PREV       | MQ_ERROR_MESSAGE_NOT_FOUND |
+      | m3   | MQ_LOOKUP_RECEIVE_NEXT    | MQ_ERROR_MESSAGE_NOT_FOUND |
+      | m2   | MQ_LOOKUP_RECEIVE_CURRENT | MQ_ERROR_MESSAGE_NOT_FOUND |
+      | m2   | MQ_LOOKUP_PEEK_CURRENT    | MQ_ERROR_TRANSACTION_USAGE |
+
+  @clause:MS-MQRR:3.1.4.7:25 @clause:MS-MQRR:3.1.4.7:21
+  Scenario: A lookup of a message that left the queue fails with MQ_ERROR_MESSAGE_NOT_FOUND
+    When the client peeks "m1" by lookup id with MQ_LOOKUP_PEEK_CURRENT on "h"
+    And the client receives from "h"
+    And the client peeks "m1" by lookup id with MQ_LOOKUP_PEEK_CURRENT on "h"
+    Then the call returns MQ_ERROR_MESSAGE_NOT_FOUND
+
+  @clause:MS-MQRR:3.1.4.7:21 @clause:MS-MQRR:3.1.4.7:15
+  Scenario Outline: Reads through a handle whose queue was deleted fail with MQ_ERROR_QUEUE_NOT_AVAILABLE
+    When queue "orders" is deleted
+    And R_StartReceive is called on "h" with:
+      | LookupId | hCursor | ulAction | ulTimeout |
+      | 0        | 0       | <action> | 0         |
+    Then the call returns MQ_ERROR_QUEUE_NOT_AVAILABLE
+    And the status has the failure bit set
+
+    Examples:
+      | action                 |
+      | MQ_ACTION_RECEIVE      |
+      | MQ_ACTION_PEEK_CURRENT |
+
+  @clause:MS-MQRR:3.1.4.7:26
+  Scenario: A receive through a cursor takes the message under it and moves the cursor on
+    Given cursor "c1" is created on "h"
+    When cursor "c1" peeks the current message
+    Then the message returned is "m1"
+    When cursor "c1" receives
+    Then the message returned is "m1"
+    When cursor "c1" peeks the current message
+    Then the message returned is "m2"
+    And "orders" holds "m2" and "m3"
+
+  @clause:MS-MQRR:3.1.4.7:26
+  Scenario: Receives through a fresh cursor walk the queue from the front
+    Given cursor "c1" is created on "h"
+    When cursor "c1" receives
+    Then the message returned is "m1"
+    When cursor "c1" receives
+    Then the message returned is "m2"
+    And "orders" holds "m3"
+
+  @clause:MS-MQRR:3.1.4.7:27
+  Scenario: A cursor peek returns the message under the cursor and leaves it there
+    Given cursor "c1" is created on "h"
+    When cursor "c1" peeks the current message
+    Then the message returned is "m1"
+    When cursor "c1" peeks the current message
+    Then the message returned is "m1"
+    And "orders" holds "m1", "m2" and "m3"
+
+  @clause:MS-MQRR:3.1.4.7:27 @clause:MS-MQRR:3.1.4.7:21
+  Scenario Outline: A cursor whose message was taken by another reader reports MQ_ERROR_MESSAGE_ALREADY_RECEIVED
+    Given cursor "c1" is created on "h"
+    When cursor "c1" peeks the current message
+    And the client receives from "h"
+    And R_StartReceive is called on "h" with:
+      | LookupId | hCursor | ulAction | ulTimeout |
+      | 0        | c1      | <action> | 0         |
+    Then the call returns MQ_ERROR_MESSAGE_ALREADY_RECEIVED
+    And "orders" holds "m2" and "m3"
+
+    Examples:
+      | action                 |
+      | MQ_ACTION_PEEK_CURRENT |
+      | MQ_ACTION_RECEIVE      |
+
+  @clause:MS-MQRR:3.1.4.7:28
+  Scenario: Peeking next moves the cursor along without removing anything
+    Given cursor "c1" is created on "h"
+    When cursor "c1" peeks the current message
+    And cursor "c1" peeks the next message
+    Then the message returned is "m2"
+    When cursor "c1" peeks the next message
+    Then the message returned is "m3"
+    When cursor "c1" peeks the current message
+    Then the message returned is "m3"
+    When cursor "c1" peeks the next message
+    Then the call returns MQ_ERROR_IO_TIMEOUT
+    And "orders" holds "m1", "m2" and "m3"
+
+  @clause:MS-MQRR:3.1.4.7:28 @clause:MS-MQRR:3.1.4.7:21
+  Scenario: Peeking next through a cursor that has read nothing yet is an illegal cursor action
+    Given cursor "c1" is created on "h"
+    When cursor "c1" peeks the next message
+    Then the call returns MQ_ERROR_ILLEGAL_CURSOR_ACTION
+    And "orders" holds "m1", "m2" and "m3"
+
+  @clause:MS-MQRR:3.1.4.7:26 @clause:MS-MQRR:3.1.4.7:21
+  Scenario: A cursor receive past the last message finds nothing
+    Given cursor "c1" is created on "h"
+    When cursor "c1" receives
+    And cursor "c1" receives
+    And cursor "c1" receives
+    And cursor "c1" receives
+    Then the call returns MQ_ERROR_MESSAGE_NOT_FOUND
+
+  # -- waiting -----------------------------------------------------------------------------------
+
+  @clause:MS-MQRR:3.1.4.7:23 @clause:MS-MQRR:3.1.4.7:21
+  Scenario Outline: A read with a zero time-out on an empty queue ends at once
+    Given a queue "empty"
+    And "empty" is opened with RECEIVE_ACCESS as "e"
+    When R_StartReceive is called on "e" with:
+      | LookupId | hCursor | ulAction | ulTimeout |
+      | 0        | 0       | <action> | 0         |
+    Then the call returns MQ_ERROR_IO_TIMEOUT
+
+    Examples:
+      | action                 |
+      | MQ_ACTION_RECEIVE      |
+      | MQ_ACTION_PEEK_CURRENT |
+
+  @clause:MS-MQRR:3.1.4.7:23
+  Scenario: A receive with a time-out waits that long for a message, then gives up
+    Given a queue "empty"
+    And "empty" is opened with RECEIVE_ACCESS as "e"
+    When the client waits on "e" for up to 150 ms in the background as "w"
+    And the background call "w" completes
+    Then the call returns MQ_ERROR_IO_TIMEOUT
+    And the background call "w" waited at least 150 ms
+    And the background call "w" waited less than 3000 ms
+
+  @clause:MS-MQRR:3.1.4.7:23
+  Scenario: A peek with a time-out waits that long for a message, then gives up
+    Given a queue "empty"
+    And "empty" is opened with RECEIVE_ACCESS as "e"
+    When in the background, the client peeks at "e" with a time-out of 150 ms as "w"
+    And the background call "w" completes
+    Then the call returns MQ_ERROR_IO_TIMEOUT
+    And the background call "w" waited at least 150 ms
+    And the background call "w" waited less than 3000 ms
+
+  @clause:MS-MQRR:3.1.4.7:23
+  Scenario: A waiting receive gets the message that arrives and locks it
+    Given a queue "empty"
+    And "empty" is opened with RECEIVE_ACCESS as "e"
+    When the client waits on "e" for up to 60000 ms in the background as "w"
+    Then the background call "w" is still waiting
+    When message "late" is sent to "empty"
+    And the background call "w" completes
+    Then the call returns MQ_OK
+    And the message returned is "late"
+    And "empty" holds nothing
+    When the client ends "w" with RR_ACK
+    Then the call returns MQ_OK
+
+  @clause:MS-MQRR:3.1.4.7:23
+  Scenario: A waiting peek gets the message that arrives and leaves it
+    Given a queue "empty"
+    And "empty" is opened with RECEIVE_ACCESS as "e"
+    When in the background, the client peeks at "e" with a time-out of 60000 ms as "w"
+    Then the background call "w" is still waiting
+    When message "late" is sent to "empty"
+    And the background call "w" completes
+    Then the call returns MQ_OK
+    And the message returned is "late"
+    And "empty" holds "late"
+
+  @clause:MS-MQRR:3.1.4.7:23
+  Scenario: A waiting cursor peek gets the message that arrives
+    Given a queue "empty"
+    And "empty" is opened with RECEIVE_ACCESS as "e"
+    And cursor "c" is created on "e"
+    When in the background, cursor "c" peeks at the current message with a time-out of 60000 ms as "w"
+    And message "late" is sent to "empty"
+    And the background call "w" completes
+    Then the message returned is "late"
+    When cursor "c" peeks the current message
+    Then the message returned is "late"
+
+  @clause:MS-MQRR:3.1.4.7:23
+  Scenario: An INFINITE wait has no limit
+    Given a queue "empty"
+    And "empty" is opened with RECEIVE_ACCESS as "e"
+    When the client waits on "e" for up to INFINITE ms in the background as "w"
+    And 6 minutes pass
+    Then the background call "w" is still waiting
+    When message "late" is sent to "empty"
+    And the background call "w" completes
+    Then the call returns MQ_OK
+    And the message returned is "late"
+    When the client ends "w" with RR_ACK
+    Then the call returns MQ_OK
+    And "empty" holds nothing
+
+  @clause:MS-MQRR:3.1.4.7:24
+  Scenario: A waiting receive can be cancelled with its handle and request id
+    Given a queue "empty"
+    And "empty" is opened with RECEIVE_ACCESS as "e"
+    When the client waits on "e" for up to INFINITE ms in the background as "w"
+    And the client cancels "w"
+    Then the call returns MQ_OK
+    When the background call "w" completes
+    Then the call returns MQ_ERROR_OPERATION_CANCELLED
+
+  @clause:MS-MQRR:3.1.4.7:24
+  Scenario: A waiting peek can be cancelled with its handle and request id
+    Given a queue "empty"
+    And "empty" is opened with RECEIVE_ACCESS as "e"
+    When in the background, the client peeks at "e" with a time-out of INFINITE ms as "w"
+    And the client cancels "w"
+    Then the call returns MQ_OK
+    When the background call "w" completes
+    Then the call returns MQ_ERROR_OPERATION_CANCELLED
+
+  # -- request ids -------------------------------------------------------------------------------
+
+  @clause:MS-MQRR:3.1.4.7:34
+  Scenario: A request id cannot start a second receive on the handle before the first one ends
+    When R_StartReceive is called on "h" with:
+      | LookupId | hCursor | ulAction          | ulTimeout | dwRequestId |
+      | 0        | 0       | MQ_ACTION_RECEIVE | 0         | 7           |
+    Then the message returned is "m1"
+    When R_StartReceive is called on "h" with:
+      | LookupId | hCursor | ulAction          | ulTimeout | dwRequestId |
+      | 0        | 0       | MQ_ACTION_RECEIVE | 0         | 7           |
+    Then the call returns MQ_ERROR_INVALID_PARAMETER
+    And "orders" holds "m2" and "m3"
+    When the client ends request id 7 on "h" with RR_ACK
+    Then the call returns MQ_OK
+    And "orders" holds "m2" and "m3"
+
+  @clause:MS-MQRR:3.1.4.7:34
+  Scenario: A lookup receive also keeps its request id busy
+    When R_StartReceive is called on "h" with:
+      | LookupId   | hCursor | ulAction                  | ulTimeout | dwRequestId |
+      | id of "m2" | 0       | MQ_LOOKUP_RECEIVE_CURRENT | 0         | 7           |
+    And R_StartReceive is called on "h" with:
+      | LookupId   | hCursor | ulAction                  | ulTimeout | dwRequestId |
+      | id of "m3" | 0       | MQ_LOOKUP_RECEIVE_CURRENT | 0         | 7           |
+    Then the call returns MQ_ERROR_INVALID_PARAMETER
+    And "orders" holds "m1" and "m3"
+
+  @clause:MS-MQRR:3.1.4.7:34
+  Scenario: A request id is free again once its receive ended, and is free on another handle
+    Given "orders" is opened with RECEIVE_ACCESS as "h2"
+    When R_StartReceive is called on "h" with:
+      | LookupId | hCursor | ulAction          | ulTimeout | dwRequestId |
+      | 0        | 0       | MQ_ACTION_RECEIVE | 0         | 7           |
+    And R_StartReceive is called on "h2" with:
+      | LookupId | hCursor | ulAction          | ulTimeout | dwRequestId |
+      | 0        | 0       | MQ_ACTION_RECEIVE | 0         | 7           |
+    Then the call returns MQ_OK
+    And the message returned is "m2"
+    When the client ends request id 7 on "h" with RR_NACK
+    And R_StartReceive is called on "h" with:
+      | LookupId | hCursor | ulAction          | ulTimeout | dwRequestId |
+      | 0        | 0       | MQ_ACTION_RECEIVE | 0         | 7           |
+    Then the call returns MQ_OK
+    And the message returned is "m1"
+
+  @clause:MS-MQRR:3.1.4.7:34
+  Scenario: A peek cannot reuse the request id of an unfinished receive on the handle
+    When R_StartReceive is called on "h" with:
+      | LookupId | hCursor | ulAction          | ulTimeout | dwRequestId |
+      | 0        | 0       | MQ_ACTION_RECEIVE | 0         | 7           |
+    And R_StartReceive is called on "h" with:
+      | LookupId | hCursor | ulAction               | ulTimeout | dwRequestId |
+      | 0        | 0       | MQ_ACTION_PEEK_CURRENT | 0         | 7           |
+    Then the call returns MQ_ERROR_INVALID_PARAMETER
+
+  @clause:MS-MQRR:3.1.4.7:34
+  Scenario: A receive cannot reuse the request id of a read that is still waiting on the handle
+    Given a queue "empty"
+    And "empty" is opened with RECEIVE_ACCESS as "e"
+    When in the background, the client peeks at "e" with request id 7 and a time-out of INFINITE ms as "w"
+    And R_StartReceive is called on "e" with:
+      | LookupId | hCursor | ulAction          | ulTimeout | dwRequestId |
+      | 0        | 0       | MQ_ACTION_RECEIVE | 0         | 7           |
+    Then the call returns MQ_ERROR_INVALID_PARAMETER
+    And the background call "w" is still waiting
+    When the client cancels "w"
+    And the background call "w" completes
+    Then the call returns MQ_ERROR_OPERATION_CANCELLED
+
+  @clause:MS-MQRR:3.1.4.7:16
+  Scenario: The parameters are checked before the queue handle
+    Given a queue handle "x" that the server never issued
+    When R_StartReceive is called on "x" with:
+      | LookupId | hCursor | ulAction            | ulTimeout |
+      | 0        | 0       | MQ_ACTION_PEEK_NEXT | 0         |
+    Then the call returns MQ_ERROR_INVALID_PARAMETER
+
+  # -- what comes back ---------------------------------------------------------------------------
+
+  @clause:MS-MQRR:3.1.4.7:15
+  Scenario Outline: Every refusal is a failure HRESULT
+    Given a queue "empty"
+    And "empty" is opened with RECEIVE_ACCESS as "e"
+    And "orders" is opened with PEEK_ACCESS as "p"
+    And a queue handle "x" that the server never issued
+    And "cx" is a cursor handle the server never issued on "h"
+    When R_StartReceive is called on "<handle>" with:
+      | LookupId | hCursor  | ulAction | ulTimeout |
+      | <lookup> | <cursor> | <action> | 0         |
+    Then the call returns <status>
+    And the status has the failure bit set
+
+    Examples:
+      | handle | lookup     | cursor | action                 | status                     |
+      | h      | 0          | 0      | MQ_ACTION_PEEK_NEXT    | MQ_ERROR_INVALID_PARAMETER |
+      | x      | 0          | 0      | MQ_ACTION_RECEIVE      | MQ_ERROR_INVALID_HANDLE    |
+      | h      | 0          | cx     | MQ_ACTION_PEEK_CURRENT | STATUS_INVALID_HANDLE      |
+      | p      | 0          | 0      | MQ_ACTION_RECEIVE      | MQ_ERROR_ACCESS_DENIED     |
+      | e      | 0          | 0      | MQ_ACTION_RECEIVE      | MQ_ERROR_IO_TIMEOUT        |
+      | e      | id of "m1" | 0      | MQ_LOOKUP_PEEK_CURRENT | MQ_ERROR_MESSAGE_NOT_FOUND |
+
+  @clause:MS-MQRR:3.1.4.7:15 @clause:MS-MQRR:3.1.4.7:21
+  Scenario Outline: Success is MQ_OK with the message's outputs
+    Given cursor "c1" is created on "h"
+    When R_StartReceive is called on "h" with:
+      | LookupId | hCursor  | ulAction | ulTimeout |
+      | <lookup> | <cursor> | <action> | 0         |
+    Then the call returns MQ_OK
+    And the message returned is "<returned>"
+    And the arrival time returned is when "<returned>" was sent, in epoch seconds
+    And pdwNumberOfSections is 1, the number of sections returned
+
+    Examples:
+      | lookup     | cursor | action                 | returned |
+      | 0          | 0      | MQ_ACTION_RECEIVE      | m1       |
+      | 0          | 0      | MQ_ACTION_PEEK_CURRENT | m1       |
+      | 0          | c1     | MQ_ACTION_RECEIVE      | m1       |
+      | id of "m3" | 0      | MQ_LOOKUP_PEEK_CURRENT | m3       |
+      | id of "m3" | 0      | MQ_LOOKUP_RECEIVE_PREV | m2       |
+
+  @clause:MS-MQRR:3.1.4.7:08 @clause:MS-MQRR:3.1.4.7:21
+  Scenario Outline: pdwArriveTime is when the message entered the queue, not when it is read
+    Given a queue "timed"
+    And message "early" is sent to "timed"
+    And 30 seconds pass
+    And message "later" is sent to "timed"
+    And "timed" is opened with RECEIVE_ACCESS as "t"
+    Then "later" arrived 30 seconds after "early"
+    When 40 seconds pass
+    And R_StartReceive is called on "t" with:
+      | LookupId | hCursor | ulAction | ulTimeout |
+      | <lookup> | 0       | <action> | 0         |
+    Then the arrival time returned is when "<returned>" was sent, in epoch seconds
+
+    Examples:
+      | lookup        | action                    | returned |
+      | 0             | MQ_ACTION_PEEK_CURRENT    | early    |
+      | 0             | MQ_ACTION_RECEIVE         | early    |
+      | id of "later" | MQ_LOOKUP_PEEK_CURRENT    | later    |
+      | id of "later" | MQ_LOOKUP_RECEIVE_CURRENT | later    |
+
+  @clause:MS-MQRR:3.1.4.7:08
+  Scenario: pdwArriveTime survives a restart of the queue manager
+    Given a queue "timed"
+    And message "kept" is sent to "timed" with:
+      | delivery | recoverable |
+    When 30 seconds pass
+    And the queue manager restarts
+    And "timed" is opened with RECEIVE_ACCESS as "t"
+    And the client peeks at "t"
+    Then the arrival time returned is when "kept" was sent, in epoch seconds
+
+  @clause:MS-MQRR:3.1.4.7:09
+  Scenario: pSequenceId is the lookup identifier of the message
+    When the client peeks at "h"
+    Then the pSequenceId returned fits in 7 bytes
+    When the client peeks at the lookup id of "m1" with high byte 0 on "h"
+    Then the call returns MQ_OK
+    And the message returned is "m1"
+
+  @clause:MS-MQRR:3.1.4.7:09
+  Scenario: pSequenceId leaves out the top byte of a transactional message's lookup identifier
+    Given a transactional queue "ledger"
+    And messages "t1" were committed to "ledger"
+    And "ledger" is opened with RECEIVE_ACCESS as "l"
+    When the client peeks at "l"
+    Then the message returned is "t1"
+    And the pSequenceId returned fits in 7 bytes
+    When the client peeks at the lookup id of "t1" with high byte 0 on "l"
+    Then the call returns MQ_ERROR_MESSAGE_NOT_FOUND
+    When the client peeks at the lookup id of "t1" with high byte 7 on "l"
+    Then the call returns MQ_OK
+    And the message returned is "t1"
+
+  @clause:MS-MQRR:3.1.4.7:11 @clause:MS-MQRR:3.1.4.7:10
+  Scenario Outline: A body within dwMaxBodySize comes back whole in one section
+    Given a queue "sized"
+    And message "big" is sent to "sized" with:
+      | body size | <size> |
+    And "sized" is opened with RECEIVE_ACCESS as "s"
+    When the client peeks at "s" allowing <limit> body bytes and 4194304 compound message bytes
+    Then the message comes back whole in one stFullPacket section
+    And pdwNumberOfSections is 1, the number of sections returned
+
+    Examples:
+      | size | limit   |
+      | 100  | 100     |
+      | 100  | 101     |
+      | 100  | 4194304 |
+      | 0    | 0       |
+
+  @clause:MS-MQRR:3.1.4.7:12 @clause:MS-MQRR:3.1.4.7:13 @clause:MS-MQRR:3.1.4.7:10
+  Scenario Outline: A body larger than dwMaxBodySize is cut, and the trailers come in a second section
+    Given a queue "sized"
+    And message "big" is sent to "sized" with:
+      | body size | <size> |
+    And "sized" is opened with RECEIVE_ACCESS as "s"
+    When the client peeks at "s" allowing <limit> body bytes and 4194304 compound message bytes
+    Then the message comes back as stBinaryFirstSection with the first <limit> bytes of its body and stBinarySecondSection with the trailers
+    And pdwNumberOfSections is 2, the number of sections returned
+
+    Examples:
+      | size | limit |
+      | 100  | 99    |
+      | 100  | 10    |
+      | 101  | 1     |
+      | 102  | 0     |
+
+  @clause:MS-MQRR:3.1.4.7:12 @clause:MS-MQRR:3.1.4.7:13 @clause:MS-MQRR:3.1.4.7:21
+  Scenario: A received message is cut like a peeked one
+    Given a queue "sized"
+    And message "big" is sent to "sized" with:
+      | body size | 100 |
+    And "sized" is opened with RECEIVE_ACCESS as "s"
+    When R_StartReceive is called on "s" with:
+      | LookupId | hCursor | ulAction          | ulTimeout | dwMaxBodySize | dwMaxCompoundMessageSize |
+      | 0        | 0       | MQ_ACTION_RECEIVE | 0         | 10            | 10                       |
+    Then the message comes back as stBinaryFirstSection with the first 10 bytes of its body and stBinarySecondSection with the trailers
+
+  @clause:MS-MQRR:3.1.4.7:30
+  Scenario Outline: The sections laid out by SectionSizeAlloc make up the message packet
+    Given a queue "sized"
+    And message "big" is sent to "sized" with:
+      | body size | <size> |
+    And "sized" is opened with RECEIVE_ACCESS as "s"
+    When the client peeks at "s" allowing 4194304 body bytes and 4194304 compound message bytes
+    And the client peeks at "s" allowing <limit> body bytes and 4194304 compound message bytes
+    Then the sections placed at their SectionSizeAlloc offsets rebuild the packet of the whole peek
+
+    Examples:
+      | size | limit |
+      | 100  | 10    |
+      | 101  | 0     |
+      | 103  | 50    |
+      | 64   | 4096  |
+
+  @clause:MS-MQRR:3.1.4.7:14
+  Scenario Outline: The first section carries the absolute time the message had to reach the queue by
+    Given a queue "sized"
+    And message "big" is sent to "sized" with:
+      | body size           | 100    |
+      | time to reach queue | <ttrq> |
+      | sent                | <sent> |
+    And "sized" is opened with RECEIVE_ACCESS as "s"
+    When the client peeks at "s" allowing <limit> body bytes and 4194304 compound message bytes
+    Then the returned BaseHeader.TimeToReachQueue is <expected>
+
+    Examples:
+      | ttrq       | sent            | limit   | expected           |
+      | 3600       | now             | 4194304 | SentTime + 3600    |
+      | 3600       | now             | 10      | SentTime + 3600    |
+      | 3600       | 100 seconds ago | 4194304 | SentTime + 3600    |
+      | 0x54600    | now             | 4194304 | SentTime + 0x54600 |
+      | INFINITE   | now             | 4194304 | INFINITE           |
+      | 0xFFFFFFF0 | now             | 4194304 | 0xFFFFFFFE         |
+
+  @clause:MS-MQRR:3.1.4.7:14
+  Scenario: A receive also gets the absolute TimeToReachQueue
+    Given a queue "sized"
+    And message "big" is sent to "sized" with:
+      | time to reach queue | 7200 |
+    And "sized" is opened with RECEIVE_ACCESS as "s"
+    When the client receives from "s"
+    Then the returned BaseHeader.TimeToReachQueue is SentTime + 7200
+
+  @clause:MS-MQRR:3.1.4.7:35 @clause:MS-MQRR:3.1.4.7:11
+  Scenario Outline: dwMaxBodySize does not cut an SRMP message
+    Given a queue "soap"
+    And message "s1" is sent to "soap" with:
+      | srmp envelope         | <se:Envelope/>                          |
+      | srmp compound message | POST /q HTTP/1.1 and a body of 40 bytes |
+    And "soap" is opened with RECEIVE_ACCESS as "s"
+    When the client peeks at "s" allowing <limit> body bytes and 4194304 compound message bytes
+    Then the message comes back whole in one stFullPacket section
+
+    Examples:
+      | limit |
+      | 0     |
+      | 1     |
+      | 10    |
+
+  @clause:MS-MQRR:3.1.4.7:35 @clause:MS-MQRR:3.1.4.7:12 @clause:MS-MQRR:3.1.4.7:13
+  Scenario: dwMaxCompoundMessageSize cuts an SRMP message, whatever dwMaxBodySize says
+    Given a queue "soap"
+    And message "s1" is sent to "soap" with:
+      | srmp envelope         | <se:Envelope/>                          |
+      | srmp compound message | POST /q HTTP/1.1 and a body of 40 bytes |
+    And "soap" is opened with RECEIVE_ACCESS as "s"
+    When the client peeks at "s" allowing 4194304 body bytes and 20 compound message bytes
+    Then the message comes back as stSrmpFirstSection with the first 20 bytes of its compound message and stSrmpSecondSection with the trailers
+
+  @clause:MS-MQRR:3.1.4.7:36
+  Scenario Outline: dwMaxCompoundMessageSize does not cut a binary message
+    Given a queue "sized"
+    And message "big" is sent to "sized" with:
+      | body size | 100 |
+    And "sized" is opened with RECEIVE_ACCESS as "s"
+    When the client peeks at "s" allowing 100 body bytes and <limit> compound message bytes
+    Then the message comes back whole in one stFullPacket section
+
+    Examples:
+      | limit |
+      | 0     |
+      | 10    |
+      | 99    |
+
+  @clause:MS-MQRR:3.1.4.7:36
+  Scenario: dwMaxBodySize cuts a binary message, whatever dwMaxCompoundMessageSize says
+    Given a queue "sized"
+    And message "big" is sent to "sized" with:
+      | body size | 100 |
+    And "sized" is opened with RECEIVE_ACCESS as "s"
+    When the client peeks at "s" allowing 30 body bytes and 4194304 compound message bytes
+    Then the message comes back as stBinaryFirstSection with the first 30 bytes of its body and stBinarySecondSection with the trailers

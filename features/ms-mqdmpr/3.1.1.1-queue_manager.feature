@@ -1,0 +1,90 @@
+Feature: MS-MQDMPR 3.1.1.1 QueueManager
+  The queue manager's own attributes: a storage quota over all its queues, a
+  sequence counter behind every lookup identifier, and its open transactions.
+
+  @clause:MS-MQDMPR:3.1.1.1:01
+  Scenario Outline: Without configuration the queue manager holds at most 0x00100000 bytes of messages
+    Given a queue "bulk"
+    And a queue "other"
+    And these messages were sent to "bulk":
+      | label | body size |
+      | big   | 1000000   |
+    When message "more" is sent to "<queue>" with:
+      | body size | <size> |
+    Then the send is accepted with status <status>
+
+    Examples:
+      | queue | size  | status |
+      | bulk  | 40000 | 0      |
+      | bulk  | 60000 | 2      |
+      | other | 40000 | 0      |
+      | other | 60000 | 2      |
+
+  @clause:MS-MQDMPR:3.1.1.1:02
+  Scenario: Every message enqueued, in any queue, gets a later sequence id, also after a restart
+    Given a queue "orders"
+    And a queue "other"
+    And these messages were sent to "orders":
+      | label | delivery    |
+      | s1    | recoverable |
+      | s2    | express     |
+    And these messages were sent to "other":
+      | label | delivery    |
+      | s3    | recoverable |
+    And "orders" holds "s4"
+    And the sequence ids of the messages in "orders" are noted
+    And the sequence ids of the messages in "other" are noted
+    Then the noted sequence ids of "s1", "s2", "s3" and "s4" increase in that order
+    When the queue manager restarts
+    And message "s5" is sent to "orders"
+    And message "s6" is sent to "other"
+    And the sequence ids of the messages in "orders" are noted
+    And the sequence ids of the messages in "other" are noted
+    Then the noted sequence ids of "s1", "s2", "s3", "s4", "s5" and "s6" increase in that order
+
+  @clause:MS-MQDMPR:3.1.1.1:03 @clause:MS-MQDMPR:3.1.1.11:02
+  Scenario Outline: A transaction prepared for two-phase commit survives a restart with its operations
+    Given a transactional queue "ledger"
+    And messages "m1" and "m2" were committed to "ledger"
+    And "ledger" is opened with RECEIVE_ACCESS as "h"
+    And <creation>
+    And the client sends "m3" to "ledger" in transaction "t"
+    When the client starts R_StartTransactionalReceive on "h" in transaction "t" as "r" with:
+      | ulAction          |
+      | MQ_ACTION_RECEIVE |
+    And the client ends transactional "r" with RR_ACK
+    And transaction "t" is prepared
+    Then the call returns MQ_OK
+    When the queue manager restarts
+    Then "ledger" holds "m2"
+    When transaction "t" is <outcome>
+    Then the call returns MQ_OK
+    And "ledger" holds <left>
+
+    Examples:
+      | creation                                                             | outcome   | left          |
+      | the client begins transaction "t"                                    | committed | "m2" and "m3" |
+      | the client begins transaction "t"                                    | aborted   | "m1" and "m2" |
+      | the client enlists transaction "t" with R_QMEnlistRemoteTransaction | committed | "m2" and "m3" |
+      | the client enlists transaction "t" with R_QMEnlistRemoteTransaction | aborted   | "m1" and "m2" |
+
+  @clause:MS-MQDMPR:3.1.1.1:03
+  Scenario: The reason recorded for a rejected message survives a restart with its transaction
+    Given a transactional queue "ledger"
+    And a queue "admin"
+    And these messages were committed to "ledger":
+      | label | acknowledgements | admin queue |
+      | m1    | full receive     | admin       |
+    And "ledger" is opened with RECEIVE_ACCESS as "h"
+    And the client enlists transaction "t" with R_QMEnlistRemoteTransaction
+    When the client starts R_StartTransactionalReceive on "h" in transaction "t" as "r" with:
+      | ulAction          |
+      | MQ_ACTION_RECEIVE |
+    And the client ends transactional "r" with RR_ACK
+    And the client sets the acknowledgement class of "m1" on "h" to MQMSG_CLASS_NACK_RECEIVE_REJECTED
+    And transaction "t" is prepared
+    And the queue manager restarts
+    And transaction "t" is committed
+    Then the call returns MQ_OK
+    And "ledger" holds nothing
+    And the acknowledgment classes for "m1" in "admin" are MQMSG_CLASS_NACK_RECEIVE_REJECTED

@@ -1,0 +1,60 @@
+Feature: MS-MQDMPR 3.1.7.1.1 Open Cursor and 3.1.7.1.2 Close Cursor
+  A cursor belongs to the open queue descriptor it was created on and starts before the
+  first message; closing it ends the reads that wait through it and takes it off its descriptor.
+
+  Background:
+    Given a queue "inbox"
+    And "inbox" holds "m1" and "m2"
+    And "inbox" is opened with RECEIVE_ACCESS as "h"
+
+  @clause:MS-MQDMPR:3.1.7.1.1:01
+  Scenario: No cursor can be opened on a handle whose queue was deleted
+    When queue "inbox" is deleted
+    And the client asks for a cursor on "h" as "c"
+    Then the call returns MQ_ERROR_QUEUE_NOT_AVAILABLE
+
+  @clause:MS-MQDMPR:3.1.7.1.1:02
+  Scenario: A new cursor is usable on its own handle and starts at the first message
+    When the client asks for a cursor on "h" as "c"
+    Then the call returns MQ_OK
+    When cursor "c" peeks the current message
+    Then the call returns MQ_OK
+    And the message returned is "m1"
+
+  @clause:MS-MQDMPR:3.1.7.1.1:02
+  Scenario: A cursor is added to its own descriptor only, so another handle cannot use it
+    Given "inbox" is opened with RECEIVE_ACCESS as "other"
+    When the client asks for a cursor on "h" as "c"
+    And R_StartReceive is called on "other" with:
+      | LookupId | hCursor | ulAction               | ulTimeout |
+      | 0        | c       | MQ_ACTION_PEEK_CURRENT | 0         |
+    Then the call returns STATUS_INVALID_HANDLE
+
+  @clause:MS-MQDMPR:3.1.7.1.2:01
+  Scenario: Closing a cursor ends the read waiting through it and removes the cursor from its handle
+    Given a queue "empty"
+    And "empty" is opened with RECEIVE_ACCESS as "e"
+    And cursor "c" is created on "e"
+    When in the background, cursor "c" peeks at the current message with a time-out of INFINITE ms as "r"
+    And the client closes its cursor "c"
+    Then the call returns MQ_OK
+    When the background call "r" completes
+    Then the call returns MQ_ERROR_OPERATION_CANCELLED
+    When cursor "c" peeks the current message
+    Then the call returns STATUS_INVALID_HANDLE
+
+  @clause:MS-MQDMPR:3.1.7.1.2:01
+  Scenario: Closing a cursor leaves the other waiting reads of its handle alone
+    Given a queue "empty"
+    And "empty" is opened with RECEIVE_ACCESS as "e"
+    And cursor "c" is created on "e"
+    When in the background, cursor "c" receives with a time-out of INFINITE ms as "by cursor"
+    And the client waits on "e" for up to INFINITE ms in the background as "plain"
+    And the client closes its cursor "c"
+    And the background call "by cursor" completes
+    Then the call returns MQ_ERROR_OPERATION_CANCELLED
+    And the background call "plain" is still waiting
+    When message "new" is sent to "empty"
+    And the background call "plain" completes
+    Then the call returns MQ_OK
+    And the message returned is "new"

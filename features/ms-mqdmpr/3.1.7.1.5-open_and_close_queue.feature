@@ -1,0 +1,123 @@
+Feature: MS-MQDMPR 3.1.7.1.5 Open Queue and 3.1.7.1.6 Close Queue
+  Opening finds the queue, checks that the name allows the access and applies the sharing rules;
+  closing cancels the reads waiting on the handle, closes its cursors and detaches it.
+
+  Background:
+    Given a queue "inbox"
+
+  @clause:MS-MQDMPR:3.1.7.1.5:02
+  Scenario Outline: Opening a local queue that does not exist for reading fails with MQ_ERROR_QUEUE_NOT_FOUND
+    Given a queue name "ghost" that no queue has
+    When "ghost" is opened with <access> as "h"
+    Then the call returns MQ_ERROR_QUEUE_NOT_FOUND
+
+    Examples:
+      | access         |
+      | RECEIVE_ACCESS |
+      | PEEK_ACCESS    |
+
+  @clause:MS-MQDMPR:3.1.7.1.5:02
+  Scenario: Opening a local queue that exists succeeds
+    When "inbox" is opened with RECEIVE_ACCESS as "h"
+    Then the call returns MQ_OK
+
+  @clause:MS-MQDMPR:3.1.7.1.5:03
+  Scenario Outline: A machine format name is never opened for sending
+    When message "m" is sent to the format name "<name>"
+    Then the send is refused with MQ_ERROR_UNSUPPORTED_FORMATNAME_OPERATION
+
+    Examples:
+      | name                        |
+      | MACHINE=$GUID               |
+      | MACHINE=$OTHER_GUID         |
+      | MACHINE=$OTHER_GUID;JOURNAL |
+
+  @clause:MS-MQDMPR:3.1.7.1.5:03
+  Scenario: A machine format name may be opened for reading
+    When "the system journal" is opened with PEEK_ACCESS as "h"
+    Then the call returns MQ_OK
+
+  @clause:MS-MQDMPR:3.1.7.1.5:03
+  Scenario Outline: HTTP, HTTPS and multicast names pass the access check when opened for sending
+    When message "m" is sent to the format name "<name>"
+    Then the send is not refused as an unsupported format name operation
+
+    Examples:
+      | name                                             |
+      | DIRECT=HTTP://$COMPUTER/msmq/private$/elsewhere  |
+      | DIRECT=HTTPS://$COMPUTER/msmq/private$/elsewhere |
+      | MULTICAST=234.1.1.1:8001                         |
+
+  @clause:MS-MQDMPR:3.1.7.1.5:04 @clause:MS-MQDMPR:3.1.7.1.5:05 @clause:MS-MQDMPR:3.1.7.1.5:06
+  Scenario Outline: A new descriptor must agree with the sharing modes of the descriptors already open
+    Given the client opens "inbox" with <held access> and <held share> as "first"
+    When the client opens "inbox" with <access> and <share> as "second"
+    Then the call returns <status>
+
+    Examples: an open receiver that denies receiving (rule 04)
+      | held access    | held share    | access         | share         | status                     |
+      | RECEIVE_ACCESS | MQ_DENY_SHARE | RECEIVE_ACCESS | MQ_DENY_SHARE | MQ_ERROR_SHARING_VIOLATION |
+      | RECEIVE_ACCESS | MQ_DENY_SHARE | PEEK_ACCESS    | MQ_DENY_SHARE | MQ_ERROR_SHARING_VIOLATION |
+      | RECEIVE_ACCESS | MQ_DENY_SHARE | RECEIVE_ACCESS | MQ_DENY_NONE  | MQ_ERROR_SHARING_VIOLATION |
+      | RECEIVE_ACCESS | MQ_DENY_SHARE | PEEK_ACCESS    | MQ_DENY_NONE  | MQ_OK                      |
+
+    Examples: an open peeker that denies receiving (rule 05)
+      | held access | held share    | access         | share         | status                     |
+      | PEEK_ACCESS | MQ_DENY_SHARE | RECEIVE_ACCESS | MQ_DENY_NONE  | MQ_ERROR_SHARING_VIOLATION |
+      | PEEK_ACCESS | MQ_DENY_SHARE | RECEIVE_ACCESS | MQ_DENY_SHARE | MQ_ERROR_SHARING_VIOLATION |
+      | PEEK_ACCESS | MQ_DENY_SHARE | PEEK_ACCESS    | MQ_DENY_NONE  | MQ_OK                      |
+      | PEEK_ACCESS | MQ_DENY_SHARE | PEEK_ACCESS    | MQ_DENY_SHARE | MQ_OK                      |
+
+    Examples: an open receiver that shares (rule 06)
+      | held access    | held share   | access         | share         | status                     |
+      | RECEIVE_ACCESS | MQ_DENY_NONE | PEEK_ACCESS    | MQ_DENY_SHARE | MQ_ERROR_SHARING_VIOLATION |
+      | RECEIVE_ACCESS | MQ_DENY_NONE | RECEIVE_ACCESS | MQ_DENY_SHARE | MQ_ERROR_SHARING_VIOLATION |
+      | RECEIVE_ACCESS | MQ_DENY_NONE | RECEIVE_ACCESS | MQ_DENY_NONE  | MQ_OK                      |
+      | RECEIVE_ACCESS | MQ_DENY_NONE | PEEK_ACCESS    | MQ_DENY_NONE  | MQ_OK                      |
+
+    Examples: an open peeker that shares sets no rule
+      | held access | held share   | access         | share         | status |
+      | PEEK_ACCESS | MQ_DENY_NONE | RECEIVE_ACCESS | MQ_DENY_SHARE | MQ_OK  |
+      | PEEK_ACCESS | MQ_DENY_NONE | PEEK_ACCESS    | MQ_DENY_SHARE | MQ_OK  |
+
+  @clause:MS-MQDMPR:3.1.7.1.5:04
+  Scenario: A receiver that denies receiving does not stop senders
+    Given the client opens "inbox" with RECEIVE_ACCESS and MQ_DENY_SHARE as "first"
+    When message "m" is sent to "inbox"
+    Then the send is accepted with status 0
+
+  @clause:MS-MQDMPR:3.1.7.1.5:04 @clause:MS-MQDMPR:3.1.7.1.6:02
+  Scenario: Once the descriptor that denies receiving is closed, the queue can be opened again
+    Given the client opens "inbox" with RECEIVE_ACCESS and MQ_DENY_SHARE as "first"
+    When the handle "first" has been closed with R_CloseQueue
+    And the client opens "inbox" with RECEIVE_ACCESS and MQ_DENY_SHARE as "second"
+    Then the call returns MQ_OK
+
+  @clause:MS-MQDMPR:3.1.7.1.6:01
+  Scenario: Closing a handle cancels the reads waiting on it, and only those
+    Given "inbox" is opened with RECEIVE_ACCESS as "closing"
+    And "inbox" is opened with RECEIVE_ACCESS as "staying"
+    When the client waits on "closing" for up to INFINITE ms in the background as "gone"
+    And in the background, the client peeks at "closing" with a time-out of INFINITE ms as "gone too"
+    And the client waits on "staying" for up to INFINITE ms in the background as "kept"
+    And the handle "closing" has been closed with R_CloseQueue
+    And the background call "gone" completes
+    Then the call returns MQ_ERROR_OPERATION_CANCELLED
+    When the background call "gone too" completes
+    Then the call returns MQ_ERROR_OPERATION_CANCELLED
+    And the background call "kept" is still waiting
+    When message "m" is sent to "inbox"
+    And the background call "kept" completes
+    Then the call returns MQ_OK
+    And the message returned is "m"
+
+  @clause:MS-MQDMPR:3.1.7.1.6:02
+  Scenario: Closing a handle closes the cursors on it, ending their waiting reads
+    Given "inbox" is opened with RECEIVE_ACCESS as "h"
+    And cursor "c" is created on "h"
+    When in the background, cursor "c" receives with a time-out of INFINITE ms as "r"
+    And the handle "h" has been closed with R_CloseQueue
+    And the background call "r" completes
+    Then the call returns MQ_ERROR_OPERATION_CANCELLED
+    When message "m" is sent to "inbox"
+    Then "inbox" holds "m"

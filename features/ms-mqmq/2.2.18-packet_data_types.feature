@@ -1,0 +1,59 @@
+Feature: MS-MQMQ 2.2.18 MessageIdentifier and DirectQueueFormatName
+  Every message is known by its queue manager's GUID and an ordinal the queue manager never
+  repeats; a direct queue name in a header is a byte count, the name with its NUL, and padding.
+
+  @clause:MS-MQMQ:2.2.18.1.3:01
+  Scenario: Messages of one queue manager share its GUID and never share an ordinal
+    Given a queue "orders"
+    And a queue "other"
+    And "orders" holds "m1", "m2" and "m3"
+    And "other" holds "o1"
+    When every message in "orders" is peeked
+    And every message in "other" is peeked
+    Then the packets of "m1", "m2", "m3" and "o1" come from this queue manager with distinct MessageIDs
+
+  @bug @clause:MS-MQMQ:2.2.18.1.3:01 @clause:MS-MQMQ:2.2.19.2:03
+  Scenario: A restart does not bring an ordinal back
+    Given a queue "orders"
+    And message "m1" is sent to "orders" carrying:
+      | delivery | recoverable |
+    And message "m2" is sent to "orders" carrying:
+      | delivery | recoverable |
+    When the queue manager restarts
+    And message "m3" is sent to "orders"
+    And every message in "orders" is peeked
+    Then the packets of "m1", "m2" and "m3" come from this queue manager with distinct MessageIDs
+
+  @clause:MS-MQMQ:2.2.18.1.3:01
+  Scenario: A message's identifier is the GUID and ordinal its packet carries
+    Given a queue "orders"
+    And message "m1" is sent to "orders" carrying:
+      | body | hello |
+    When every message in "orders" is peeked
+    Then the packets of "m1" come from this queue manager with distinct MessageIDs
+
+  @clause:MS-MQMQ:2.2.18.1.5.2:01
+  Scenario Outline: Direct queue names in the UserHeader are counted and padded (<d>, <a>, <r>)
+    Given a queue "<d>"
+    And a queue "<a>"
+    And a queue "<r>"
+    And message "m1" is sent to "DIRECT=OS:{computer}\private$\{name of <d>}" carrying:
+      | admin format name    | DIRECT=OS:{computer}\private$\{name of <a>} |
+      | response format name | DIRECT=OS:{computer}\private$\{name of <r>} |
+    And "<d>" is opened with PEEK_ACCESS as "h"
+    When the client peeks at "h"
+    Then the returned packet follows every layout rule
+    And the returned packet shows:
+      | UserHeader flag DQ | 7                                           |
+      | UserHeader flag AQ | 7                                           |
+      | UserHeader flag RQ | 7                                           |
+      | destination queue  | DIRECT=OS:{computer}\private$\{name of <d>} |
+      | admin queue        | DIRECT=OS:{computer}\private$\{name of <a>} |
+      | response queue     | DIRECT=OS:{computer}\private$\{name of <r>} |
+
+    Examples:
+      | d    | a    | r    |
+      | q    | qq   | qqq  |
+      | qq   | qqq  | qqqq |
+      | qqq  | qqqq | q    |
+      | qqqq | q    | qq   |

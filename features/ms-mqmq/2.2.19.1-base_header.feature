@@ -1,0 +1,108 @@
+Feature: MS-MQMQ 2.2.19.1 BaseHeader
+  Every packet opens with a 16-byte BaseHeader: version, flags with the priority, the
+  LIOR signature, the packet size and the time the message has to reach its queue.
+
+  Background:
+    Given a queue "orders"
+    And "orders" is opened with PEEK_ACCESS as "h"
+
+  @clause:MS-MQMQ:2.2.19.1:01 @clause:MS-MQMQ:2.2.19.1:03 @clause:MS-MQMQ:2.2.19.1:04 @clause:MS-MQMQ:2.2.19.1:06
+  @clause:MS-MQMQ:2.2.19.1:07 @clause:MS-MQMQ:2.2.19.1:08
+  Scenario Outline: Every returned packet starts with a well-formed BaseHeader (<shape>)
+    Given message "m1" is sent to "orders" carrying:
+      | body size | <size>     |
+      | priority  | <priority> |
+      | delivery  | <delivery> |
+      | tracing   | <tracing>  |
+    When the client peeks at "h"
+    Then the returned packet follows every layout rule
+    And the single section holds the whole packet
+    And the returned packet has BaseHeader flag IN clear
+    And the returned packet has BaseHeader flag SH clear
+    And the returned packet has BaseHeader flag DH <debug>
+    And the returned packet sets no reserved flag bit
+    And the returned packet shows:
+      | priority | <priority> |
+
+    Examples:
+      | shape                  | size | priority | delivery    | tracing | debug |
+      | empty, default         | 0    | 3        | express     |         | clear |
+      | highest priority       | 1    | 7        | recoverable |         | clear |
+      | lowest priority, traced | 2   | 0        | express     | yes     | set   |
+      | larger body            | 3001 | 5        | recoverable |         | clear |
+
+  @clause:MS-MQMQ:2.2.19.1:08
+  Scenario Outline: PacketSize counts the whole packet even when the body is cut (limit <limit>)
+    Given message "m1" is sent to "orders" carrying:
+      | body size | 999 |
+    When the client peeks at "h" with at most <limit> body bytes
+    Then the returned packet follows every layout rule
+
+    Examples:
+      | limit |
+      | 0     |
+      | 998   |
+
+  @clause:MS-MQMQ:2.2.19.1:04 @clause:MS-MQMQ:2.2.19.1:05
+  Scenario: A traced message sets TR, and with it DH and a DebugHeader
+    Given message "m1" is sent to "orders" carrying:
+      | tracing | yes |
+    When the client peeks at "h"
+    Then the returned packet follows every layout rule
+    And the returned packet has BaseHeader flag TR set
+    And the returned packet has BaseHeader flag DH set
+
+  @clause:MS-MQMQ:2.2.19.1:04 @clause:MS-MQMQ:2.2.19.1:05
+  Scenario: A message without tracing sets neither TR nor DH
+    Given "orders" holds "m1"
+    When the client peeks at "h"
+    Then the returned packet follows every layout rule
+    And the returned packet has BaseHeader flag TR clear
+    And the returned packet has BaseHeader flag DH clear
+
+  @clause:MS-MQMQ:2.2.19.1:02
+  Scenario: A higher priority puts a message nearer the front of the queue
+    Given message "p1" is sent to "orders" carrying:
+      | priority | 1 |
+    And message "p7" is sent to "orders" carrying:
+      | priority | 7 |
+    And message "p3" is sent to "orders" carrying:
+      | priority | 3 |
+    And message "p0" is sent to "orders" carrying:
+      | priority | 0 |
+    And message "p7b" is sent to "orders" carrying:
+      | priority | 7 |
+    Then "orders" holds "p7", "p7b", "p3", "p1" and "p0"
+    When every message in "orders" is peeked
+    Then the packet of "p7" shows:
+      | priority | 7 |
+    And the packet of "p0" shows:
+      | priority | 0 |
+
+  @clause:MS-MQMQ:2.2.19.1:02
+  Scenario: A transactional message has priority 0 whatever the sender asked for
+    Given a transactional queue "tq"
+    And the client begins transaction "t"
+    And message "x1" is sent to "tq" carrying:
+      | priority    | 6 |
+      | transaction | t |
+    And transaction "t" is committed
+    When every message in "tq" is peeked
+    Then the packet of "x1" follows every layout rule
+    And the packet of "x1" shows:
+      | priority      | 0   |
+      | transactional | yes |
+
+  @clause:MS-MQMQ:2.2.19.1:09
+  Scenario Outline: A message that has run out of time to reach its queue is not delivered (sent <sent>)
+    When message "late" is sent to "orders" with:
+      | sent                | <sent> |
+      | time to reach queue | <ttrq> |
+    Then the send is accepted with status <status>
+    And "orders" holds <held>
+
+    Examples:
+      | sent             | ttrq     | status | held    |
+      | 600 seconds ago  | 60       | 3      | nothing |
+      | 30 seconds ago   | 60       | 0      | "late"  |
+      | 6000 seconds ago | INFINITE | 0      | "late"  |

@@ -1,0 +1,202 @@
+Feature: MS-MQMQ 2.2.19.2 UserHeader
+  The UserHeader says who sent the message and where it goes, when it was sent and how long
+  it may wait, and with flags which queue names and optional headers follow.
+
+  Background:
+    Given a queue "orders"
+    And a queue "admin"
+    And a queue "reply"
+    And "orders" is opened with PEEK_ACCESS as "h"
+
+  @clause:MS-MQMQ:2.2.19.2:01
+  Scenario: A message for a queue named by number names this queue manager as source and destination
+    Given message "m1" is sent to "PRIVATE={queue manager}\{private number of orders}" carrying:
+      | body | hello |
+    When the client peeks at "h"
+    Then the returned packet follows every layout rule
+    And the returned packet shows:
+      | source queue manager | this queue manager |
+      | UserHeader flag DQ   | 3                  |
+    And the returned packet has QueueManagerAddress equal to this queue manager's identifier
+
+  @clause:MS-MQMQ:2.2.19.2:01
+  Scenario: A message for a direct name carries, as remote read defines it, the sender's address instead
+    Given message "m1" is sent to "DIRECT=OS:{computer}\private$\{name of orders}" carrying:
+      | body | hello |
+    When the client peeks at "h"
+    Then the returned packet follows every layout rule
+    And the returned packet shows:
+      | source queue manager | this queue manager |
+      | UserHeader flag DQ   | 7                  |
+    And the returned packet has QueueManagerAddress holding the sender's address
+
+  @clause:MS-MQMQ:2.2.19.2:02
+  Scenario Outline: A message leaves its queue when its time to be received runs out (<wait> seconds)
+    Given message "m1" is sent to "orders" with:
+      | time to be received | 30 |
+    When <wait> seconds pass
+    Then "orders" holds <held>
+
+    Examples:
+      | wait | held    |
+      | 29   | "m1"    |
+      | 31   | nothing |
+
+  @clause:MS-MQMQ:2.2.19.2:02
+  Scenario: A message whose time to be received is infinite stays
+    Given message "m1" is sent to "orders" with:
+      | time to be received | INFINITE |
+    When 100000 seconds pass
+    Then "orders" holds "m1"
+
+  @clause:MS-MQMQ:2.2.19.2:03
+  Scenario: SentTime is when the message was sent and every message gets its own MessageID
+    Given "orders" holds "m1" and "m2"
+    When every message in "orders" is peeked
+    Then the packet of "m1" was sent about now
+    And the packet of "m2" was sent about now
+    And the packets of "m1" and "m2" come from this queue manager with distinct MessageIDs
+
+  @clause:MS-MQMQ:2.2.19.2:04
+  Scenario Outline: DM says how the message is delivered (<delivery>)
+    Given message "m1" is sent to "orders" carrying:
+      | delivery | <delivery> |
+    When the client peeks at "h"
+    Then the returned packet follows every layout rule
+    And the returned packet shows:
+      | UserHeader flag DM | <DM> |
+
+    Examples:
+      | delivery    | DM |
+      | express     | 0  |
+      | recoverable | 1  |
+
+  @clause:MS-MQMQ:2.2.19.2:04
+  Scenario: Only recoverable messages survive a restart
+    Given message "e1" is sent to "orders" carrying:
+      | delivery | express |
+    And message "r1" is sent to "orders" carrying:
+      | delivery | recoverable |
+    When the queue manager restarts
+    Then "orders" holds "r1"
+
+  @clause:MS-MQMQ:2.2.19.2:05
+  Scenario: Positive source journaling keeps a copy of a message that was received
+    Given message "m1" is sent to "orders" carrying:
+      | journal | yes |
+    And "orders" is opened with RECEIVE_ACCESS as "r"
+    When the client peeks at "h"
+    Then the returned packet shows:
+      | UserHeader flag JP | 1 |
+      | UserHeader flag JN | 0 |
+    When the client receives from "r"
+    Then "the system journal" holds "m1"
+
+  @clause:MS-MQMQ:2.2.19.2:05
+  Scenario: Negative source journaling keeps a copy of a message that expired
+    Given message "m1" is sent to "orders" carrying:
+      | dead letter         | yes |
+      | time to be received | 10  |
+    When the client peeks at "h"
+    Then the returned packet shows:
+      | UserHeader flag JP | 0 |
+      | UserHeader flag JN | 1 |
+    When 11 seconds pass
+    Then "the dead-letter queue" holds "m1"
+
+  @clause:MS-MQMQ:2.2.19.2:05
+  Scenario: Without journaling requests no copies are kept
+    Given message "m1" is sent to "orders" carrying:
+      | time to be received | 10 |
+    And message "m2" is sent to "orders" carrying:
+      | body | x |
+    And "orders" is opened with RECEIVE_ACCESS as "r"
+    When the client receives from "r"
+    And 11 seconds pass
+    Then "the system journal" holds nothing
+    And "the dead-letter queue" holds nothing
+
+  @clause:MS-MQMQ:2.2.19.2:06 @clause:MS-MQMQ:2.2.19.2:10
+  Scenario Outline: The admin and response queue fields follow AQ and RQ (<admin>, <response>)
+    Given message "m1" is sent to "orders" carrying:
+      | admin queue          | <admin>           |
+      | response queue       | <response>        |
+      | admin format name    | <admin name>      |
+      | response format name | <response name>   |
+    When the client peeks at "h"
+    Then the returned packet follows every layout rule
+    And the returned packet shows:
+      | admin queue    | <admin shown>    |
+      | response queue | <response shown> |
+
+    Examples: queues by number
+      | admin | response | admin name | response name | admin shown | response shown |
+      |       |          |            |               | none        | none           |
+      | admin |          |            |               | admin       | none           |
+      |       | reply    |            |               | none        | reply          |
+      | admin | reply    |            |               | admin       | reply          |
+      | admin | admin    |            |               | admin       | admin          |
+
+    Examples: queues by direct name
+      | admin | response | admin name                                    | response name                                 | admin shown                                   | response shown                                |
+      |       |          | DIRECT=OS:{computer}\private$\{name of admin} |                                               | DIRECT=OS:{computer}\private$\{name of admin} | none                                          |
+      |       |          |                                               | DIRECT=OS:{computer}\private$\{name of reply} | none                                          | DIRECT=OS:{computer}\private$\{name of reply} |
+      | admin |          |                                               | DIRECT=OS:{computer}\private$\{name of reply} | admin                                         | DIRECT=OS:{computer}\private$\{name of reply} |
+
+  @clause:MS-MQMQ:2.2.19.2:06
+  Scenario: The queue-type codes stay within the values the header defines
+    Given message "m1" is sent to "orders" carrying:
+      | admin queue    | admin |
+      | response queue | reply |
+    When the client peeks at "h"
+    Then the returned packet follows every layout rule
+    And the returned packet shows:
+      | UserHeader flag RC | 0 |
+
+  @clause:MS-MQMQ:2.2.19.2:10
+  Scenario: Acknowledgments cannot be asked for without an administration queue
+    When message "m1" is sent to "orders" with:
+      | acknowledgements | positive arrival |
+    Then the send is refused with MQ_ERROR_ILLEGAL_PROPERTY_VALUE
+    And "orders" holds nothing
+
+  @clause:MS-MQMQ:2.2.19.2:10
+  Scenario: Acknowledgments asked for come with their administration queue
+    Given message "m1" is sent to "orders" carrying:
+      | acknowledgements | positive receive and negative receive |
+      | admin queue      | admin                                 |
+    When the client peeks at "h"
+    Then the returned packet follows every layout rule
+    And the returned packet shows:
+      | acknowledgements | positive receive and negative receive |
+      | admin queue      | admin                                 |
+
+  @clause:MS-MQMQ:2.2.19.2:07 @clause:MS-MQMQ:2.2.19.2:08 @clause:MS-MQMQ:2.2.19.2:09 @clause:MS-MQMQ:2.2.19.2:11
+  Scenario Outline: The header-presence flags match what the packet holds (<shape>)
+    Given a transactional queue "tq"
+    And the client begins transaction "t"
+    And message "m1" is sent to "<queue>" carrying:
+      | body          | x             |
+      | delivery      | <delivery>    |
+      | transaction   | <transaction> |
+      | srmp envelope | <envelope>    |
+    And transaction "t" is committed
+    When every message in "<queue>" is peeked
+    Then the packet of "m1" follows every layout rule
+    And the packet of "m1" shows:
+      | UserHeader flag MP | 1    |
+      | UserHeader flag TH | <TH> |
+      | UserHeader flag DM | <DM> |
+      | UserHeader flag AH | <AH> |
+      | UserHeader flag SH | 0    |
+      | UserHeader flag MQ | 0    |
+      | UserHeader flag HH | 0    |
+      | UserHeader flag CQ | 0    |
+      | transactional      | <tx> |
+
+    Examples:
+      | shape         | queue  | delivery    | transaction | envelope | TH | DM | AH | tx  |
+      | express       | orders | express     |             |          | 0  | 0  | 0  | no  |
+      | recoverable   | orders | recoverable |             |          | 0  | 1  | 0  | no  |
+      | transactional | tq     |             | t           |          | 1  | 1  | 0  | yes |
+      | SRMP          | orders | express     |             | envelope | 0  | 0  | 1  | no  |

@@ -1,0 +1,179 @@
+Feature: MS-MQMQ 2.2.19.3 MessagePropertiesHeader
+  The MessagePropertiesHeader carries what the sender set: acknowledgments asked for, label,
+  class, correlation id, body type, tag, extension and body, padded to a multiple of 4 bytes.
+
+  Background:
+    Given a queue "orders"
+    And a queue "admin"
+    And "orders" is opened with PEEK_ACCESS as "h"
+
+  @clause:MS-MQMQ:2.2.19.3:01 @clause:MS-MQMQ:2.2.19.3:04
+  Scenario: PA asks for a positive acknowledgment when the message reaches its queue
+    When message "m1" is sent to "orders" with:
+      | acknowledgements | positive arrival |
+      | admin queue      | admin            |
+    Then an acknowledgment of class MQMSG_CLASS_ACK_REACH_QUEUE for "m1" is in "admin"
+
+  @clause:MS-MQMQ:2.2.19.3:01 @clause:MS-MQMQ:2.2.19.3:04
+  Scenario: PR asks for a positive acknowledgment when the message is received, and not before
+    Given message "m1" is sent to "orders" with:
+      | acknowledgements | positive receive |
+      | admin queue      | admin            |
+    And "orders" is opened with RECEIVE_ACCESS as "r"
+    Then no acknowledgment for "m1" is in "admin"
+    When the client receives from "r"
+    Then an acknowledgment of class MQMSG_CLASS_ACK_RECEIVE for "m1" is in "admin"
+
+  @clause:MS-MQMQ:2.2.19.3:01 @clause:MS-MQMQ:2.2.19.3:04
+  Scenario: NR asks for a negative acknowledgment when the message is not received in time
+    Given message "m1" is sent to "orders" with:
+      | acknowledgements    | negative receive |
+      | admin queue         | admin            |
+      | time to be received | 10               |
+    When 11 seconds pass
+    Then an acknowledgment of class MQMSG_CLASS_NACK_RECEIVE_TIMEOUT for "m1" is in "admin"
+
+  @clause:MS-MQMQ:2.2.19.3:01 @clause:MS-MQMQ:2.2.19.3:04
+  Scenario: NA asks for a negative acknowledgment when the message does not reach its queue in time
+    When message "m1" is sent to "orders" with:
+      | acknowledgements    | negative arrival |
+      | admin queue         | admin            |
+      | sent                | 600 seconds ago  |
+      | time to reach queue | 60               |
+    Then the send is accepted with status 3
+    And an acknowledgment of class MQMSG_CLASS_NACK_REACH_QUEUE_TIMEOUT for "m1" is in "admin"
+
+  @clause:MS-MQMQ:2.2.19.3:01
+  Scenario Outline: Only the acknowledgments asked for are sent (<asked>, message <fate>)
+    Given message "m1" is sent to "orders" with:
+      | acknowledgements    | <asked> |
+      | admin queue         | admin   |
+      | time to be received | 10      |
+    And "orders" is opened with RECEIVE_ACCESS as "r"
+    When <event>
+    Then no acknowledgment for "m1" is in "admin"
+
+    Examples:
+      | asked            | fate     | event                         |
+      | negative receive | received | the client receives from "r"  |
+      | positive receive | expired  | 11 seconds pass               |
+
+  @clause:MS-MQMQ:2.2.19.3:02
+  Scenario Outline: LabelLength counts the label's UTF-16 units and its NUL, and 0 means no label (<case>)
+    Given message "m1" is sent to "orders" carrying:
+      | label | <label> |
+    When the client peeks at "h"
+    Then the returned packet follows every layout rule
+    And the returned packet shows:
+      | label       | <label>  |
+      | LabelLength | <length> |
+
+    Examples:
+      | case                     | label     | length |
+      | no label                 |           | 0      |
+      | one character            | a         | 2      |
+      | two characters           | ab        | 3      |
+      | beyond ASCII             | é         | 2      |
+      | beyond the BMP           | 𝄞         | 3      |
+      | the longest label        | {249 × L} | 250    |
+
+  @clause:MS-MQMQ:2.2.19.3:02
+  Scenario: A label longer than 249 characters is refused
+    When message "m1" is sent to "orders" carrying:
+      | label | {250 × L} |
+    Then the send is refused with MQ_ERROR_ILLEGAL_PROPERTY_VALUE
+    And "orders" holds nothing
+
+  @clause:MS-MQMQ:2.2.19.3:03
+  Scenario Outline: MessageClass carries the class the sender set (<class>)
+    Given message "m1" is sent to "orders" carrying:
+      | class | <class> |
+    When the client peeks at "h"
+    Then the returned packet follows every layout rule
+    And the returned packet shows:
+      | message class | <class> |
+
+    Examples:
+      | class              |
+      | MQMSG_CLASS_NORMAL |
+      | MQMSG_CLASS_REPORT |
+      | 0x0100             |
+
+  @clause:MS-MQMQ:2.2.19.3:03
+  Scenario Outline: A class that is no MESSAGE_CLASS_VALUES value is refused (<class>)
+    When message "m1" is sent to "orders" with:
+      | class | <class> |
+    Then the send is refused with MQ_ERROR_ILLEGAL_PROPERTY_VALUE
+    And "orders" holds nothing
+
+    Examples:
+      | class  |
+      | 0x1234 |
+      | 0x0200 |
+
+  @clause:MS-MQMQ:2.2.19.3:04
+  Scenario Outline: A correlation id the sender set comes back as it was (<correlation>)
+    Given message "m1" is sent to "orders" carrying:
+      | correlation id | <correlation> |
+    When the client peeks at "h"
+    Then the returned packet follows every layout rule
+    And the returned packet shows:
+      | correlation id | <correlation> |
+
+    Examples:
+      | correlation          |
+      | order-42             |
+      | 12345678901234567890 |
+
+  @clause:MS-MQMQ:2.2.19.3:05
+  Scenario Outline: BodyType and ApplicationTag come back as they were sent (<body type>, <tag>)
+    Given message "m1" is sent to "orders" carrying:
+      | body            | payload     |
+      | body type       | <body type> |
+      | application tag | <tag>       |
+    When the client peeks at "h"
+    Then the returned packet follows every layout rule
+    And the returned packet shows:
+      | body type       | <body type> |
+      | application tag | <tag>       |
+      | body            | payload     |
+
+    Examples:
+      | body type | tag        |
+      | 0         | 0          |
+      | 0x1011    | 0x12345678 |
+      | 8         | 0xFFFFFFFF |
+
+  @clause:MS-MQMQ:2.2.19.3:06 @clause:MS-MQMQ:2.2.19.3:10 @clause:MS-MQMQ:2.2.19.3:11
+  Scenario Outline: Body and extension sizes are given, empty parts are left out and the header is padded (<label>/<extension>/<size>)
+    Given message "m1" is sent to "orders" carrying:
+      | label     | <label>     |
+      | extension | <extension> |
+      | body size | <size>      |
+    When the client peeks at "h"
+    Then the returned packet follows every layout rule
+    And the returned packet shows:
+      | label               | <label>     |
+      | extension           | <extension> |
+      | MessageSize         | <size>      |
+      | body bytes returned | <size>      |
+
+    Examples:
+      | label | extension | size |
+      |       |           | 0    |
+      | a     |           | 1    |
+      |       | x         | 2    |
+      | ab    | xy        | 3    |
+      | abc   | xyz       | 4    |
+      | abcd  |           | 5    |
+      |       | four      | 0    |
+      | a     | x         | 1001 |
+
+  @clause:MS-MQMQ:2.2.19.3:06
+  Scenario: The body comes back byte for byte
+    Given message "m1" is sent to "orders" carrying:
+      | body | the quick brown fox |
+    When the client peeks at "h"
+    Then the returned packet shows:
+      | body        | the quick brown fox |
+      | MessageSize | 19                  |

@@ -1,0 +1,116 @@
+Feature: MS-MQMQ 2.2.20 UserMessage Packet and its optional headers
+  A UserMessage always has a BaseHeader, UserHeader and MessagePropertiesHeader; the
+  transaction, debug, SOAP, multi-queue and session headers appear exactly when flagged.
+
+  Background:
+    Given a queue "orders"
+    And a transactional queue "tq"
+    And the client begins transaction "t"
+
+  @clause:MS-MQMQ:2.2.20:01 @clause:MS-MQMQ:2.2.20.7:01 @clause:MS-MQMQ:2.2.20.8:01
+  Scenario Outline: Each kind of message comes back with the headers its flags announce (<shape>)
+    Given a queue "admin"
+    And a queue "dlq"
+    And message "m1" is sent to "<queue>" carrying:
+      | body             | <body>        |
+      | delivery         | <delivery>    |
+      | transaction      | <transaction> |
+      | tracing          | <tracing>     |
+      | srmp envelope    | <envelope>    |
+      | admin queue      | <admin>       |
+      | dead-letter path | <dead letter> |
+    And transaction "t" is committed
+    When every message in "<queue>" is peeked
+    Then the packet of "m1" follows every layout rule
+    And the packet of "m1" has BaseHeader flag DH <debug>
+    And the packet of "m1" shows:
+      | UserHeader flag MP | 1 |
+      | UserHeader flag HH | 0 |
+      | UserHeader flag MQ | 0 |
+
+    Examples:
+      | shape                 | queue  | body | delivery    | transaction | tracing | envelope | admin | dead letter                       | debug |
+      | plain                 | orders | x    | express     |             |         |          |       |                                   | clear |
+      | recoverable with body | orders | xyz  | recoverable |             |         |          |       |                                   | clear |
+      | transactional         | tq     | xy   |             | t           |         |          |       |                                   | clear |
+      | traced                | orders | x    | express     |             | yes     |          |       |                                   | set   |
+      | traced transactional  | tq     | x    |             | t           | yes     |          |       |                                   | set   |
+      | SRMP                  | orders |      | express     |             |         | envelope |       |                                   | clear |
+      | traced SRMP           | orders |      | express     |             | yes     | envelope |       |                                   | set   |
+      | with an admin queue   | orders | x    | express     |             |         |          | admin |                                   | clear |
+      | with a dead-letter queue | orders | x | express     |             |         |          |       | {computer}\private$\{name of dlq} | clear |
+
+  @clause:MS-MQMQ:2.2.20.1:01 @clause:MS-MQMQ:2.2.20.2:01
+  Scenario: Each copy of a message sent to a list names all the list's queues if it carries the list
+    Given a queue "a"
+    And a queue "b"
+    When a message is sent to the format name "{format name of a},{format name of b}"
+    Then the send is accepted with status 0
+    When every message in "a" is peeked
+    Then the packet of "by format name" follows every layout rule
+    And the packet of "by format name" lists "a" and "b" as its destinations, if it has a MultiQueueFormatHeader
+    When every message in "b" is peeked
+    Then the packet of "by format name" follows every layout rule
+    And the packet of "by format name" lists "a" and "b" as its destinations, if it has a MultiQueueFormatHeader
+
+  @clause:MS-MQMQ:2.2.20.5:01
+  Scenario: The TransactionHeader marks the first and last messages and numbers them in order
+    Given message "x1" is sent to "tq" carrying:
+      | transaction | t |
+    And message "x2" is sent to "tq" carrying:
+      | transaction | t |
+    And message "x3" is sent to "tq" carrying:
+      | transaction | t |
+    And transaction "t" is committed
+    When every message in "tq" is peeked
+    Then the packet of "x1" follows every layout rule
+    And the packet of "x1" has a TransactionHeader with:
+      | FM                       | 1 |
+      | LM                       | 0 |
+      | CG                       | 0 |
+      | TxSequenceNumber         | 1 |
+      | PreviousTxSequenceNumber | 0 |
+    And the packet of "x2" has a TransactionHeader with:
+      | FM                       | 0 |
+      | LM                       | 0 |
+      | TxSequenceNumber         | 2 |
+      | PreviousTxSequenceNumber | 1 |
+    And the packet of "x3" has a TransactionHeader with:
+      | FM                       | 0 |
+      | LM                       | 1 |
+      | TxSequenceNumber         | 3 |
+      | PreviousTxSequenceNumber | 2 |
+
+  @clause:MS-MQMQ:2.2.20.5:01
+  Scenario: A transaction of one message marks it both first and last
+    Given message "x1" is sent to "tq" carrying:
+      | transaction | t |
+    And transaction "t" is committed
+    When every message in "tq" is peeked
+    Then the packet of "x1" has a TransactionHeader with:
+      | FM                       | 1 |
+      | LM                       | 1 |
+      | TxSequenceNumber         | 1 |
+      | PreviousTxSequenceNumber | 0 |
+
+  @bug @clause:MS-MQMQ:2.2.20.5:01
+  Scenario: The messages of one transaction belong to one transactional sequence
+    Given message "x1" is sent to "tq" carrying:
+      | transaction | t |
+    And message "x2" is sent to "tq" carrying:
+      | transaction | t |
+    And transaction "t" is committed
+    When every message in "tq" is peeked
+    Then the packets of "x1" and "x2" carry one TxSequenceID
+
+  @bug @clause:MS-MQMQ:2.2.20.5:01
+  Scenario: Two transactions of the queue manager carry different transaction ids
+    Given message "x1" is sent to "tq" carrying:
+      | transaction | t |
+    And transaction "t" is committed
+    And the client begins transaction "u"
+    And message "y1" is sent to "tq" carrying:
+      | transaction | u |
+    And transaction "u" is committed
+    When every message in "tq" is peeked
+    Then the packets of "x1" and "y1" carry different TransactionHeader ids

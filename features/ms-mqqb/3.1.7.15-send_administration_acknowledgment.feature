@@ -1,0 +1,269 @@
+Feature: MS-MQQB 3.1.7.15 Send Administration Acknowledgment
+  How an acknowledgment message is built from the message it answers: its class, its
+  correlation and response queue, its delivery, its body, and where it is sent.
+
+  Background:
+    Given a queue "orders"
+    And a queue "small" with a quota of 1 KB
+    And a transactional queue "ledger"
+    And a queue "admin"
+
+  @clause:MS-MQQB:3.1.7.15:06
+  Scenario Outline: The acknowledgment's class is the class it was raised with
+    Given message "m1" is prepared with:
+      | acknowledgements | <acks> |
+      | admin queue      | admin  |
+    When the prepared message "m1" <event>
+    Then the acknowledgments of "m1" in "admin" are <class>
+
+    Examples: every class the Target can raise
+      | acks             | event                                     | class                                  |
+      | positive arrival | reaches "orders"                          | MQMSG_CLASS_ACK_REACH_QUEUE            |
+      | positive receive | is received from "orders"                 | MQMSG_CLASS_ACK_RECEIVE                |
+      | negative arrival | reaches "orders" too late                 | MQMSG_CLASS_NACK_REACH_QUEUE_TIMEOUT   |
+      | negative arrival | overflows the quota of "small"            | MQMSG_CLASS_NACK_Q_EXCEED_QUOTA        |
+      | negative arrival | reaches "orders" in transaction "t"       | MQMSG_CLASS_NACK_NOT_TRANSACTIONAL_Q   |
+      | negative arrival | reaches "ledger" outside a transaction    | MQMSG_CLASS_NACK_NOT_TRANSACTIONAL_MSG |
+      | negative receive | is in "orders" when that queue is deleted | MQMSG_CLASS_NACK_Q_DELETED             |
+      | negative receive | is purged from "orders"                   | MQMSG_CLASS_NACK_Q_PURGED              |
+      | negative receive | expires in "orders"                       | MQMSG_CLASS_NACK_RECEIVE_TIMEOUT       |
+      | negative receive | is rejected from "ledger"                 | MQMSG_CLASS_NACK_RECEIVE_REJECTED      |
+
+  # NACK_BAD_DST_Q is an insecure class: it is sent only when SendInsecureNacks is TRUE,
+  # which is not its default and which no scenario can switch on through the Target.
+  @clause:MS-MQQB:3.1.7.15:06
+  Scenario: The insecure NACK_BAD_DST_Q class is not sent while SendInsecureNacks keeps its default
+    Given no queue "ghost" exists
+    And message "m1" is prepared with:
+      | acknowledgements | negative arrival |
+      | admin queue      | admin            |
+    When the prepared message "m1" reaches "ghost"
+    Then the send is refused with MQ_ERROR_QUEUE_NOT_FOUND
+    And the acknowledgments of "m1" in "admin" are none
+
+  @clause:MS-MQQB:3.1.7.15:01
+  Scenario Outline: A message that names no administration queue is answered by nobody
+    Given a queue "replies"
+    And message "m1" is prepared with:
+      | response queue | replies |
+      | dead letter    | no      |
+    When the prepared message "m1" <event>
+    Then "replies" holds nothing
+    And "admin" holds nothing
+
+    Examples:
+      | event                          |
+      | reaches "orders"               |
+      | is received from "orders"      |
+      | is purged from "orders"        |
+      | expires in "orders"            |
+      | reaches "orders" too late      |
+      | overflows the quota of "small" |
+
+  @clause:MS-MQQB:3.1.7.15:01
+  Scenario: A message cannot ask for acknowledgments without naming an administration queue
+    When message "m1" is sent to "orders" with:
+      | acknowledgements | full receive |
+    Then the send is refused with MQ_ERROR_ILLEGAL_PROPERTY_VALUE
+    And "orders" holds nothing
+
+  @clause:MS-MQQB:3.1.7.15:03
+  Scenario Outline: The acknowledgment asks for nothing and never expires
+    Given message "m1" is prepared with:
+      | acknowledgements    | <acks> |
+      | admin queue         | admin  |
+      | time to reach queue | 300    |
+      | time to be received | 600    |
+      | journal             | yes    |
+      | dead letter         | yes    |
+    When the prepared message "m1" <event>
+    Then the acknowledgments of "m1" in "admin" are <class>
+    And the acknowledgment's acknowledgements is none
+    And the acknowledgment's time to reach queue is INFINITE
+    And the acknowledgment's time to be received is INFINITE
+    And the acknowledgment's journaling is none
+    And the acknowledgment's privacy level is none
+
+    Examples:
+      | acks             | event                          | class                                |
+      | positive arrival | reaches "orders"               | MQMSG_CLASS_ACK_REACH_QUEUE          |
+      | positive receive | is received from "orders"      | MQMSG_CLASS_ACK_RECEIVE              |
+      | negative receive | is purged from "orders"        | MQMSG_CLASS_NACK_Q_PURGED            |
+      | negative receive | expires in "orders"            | MQMSG_CLASS_NACK_RECEIVE_TIMEOUT     |
+      | negative arrival | reaches "orders" too late      | MQMSG_CLASS_NACK_REACH_QUEUE_TIMEOUT |
+      | negative arrival | overflows the quota of "small" | MQMSG_CLASS_NACK_Q_EXCEED_QUOTA      |
+
+  @clause:MS-MQQB:3.1.7.15:03
+  Scenario: An acknowledgment outlives the lifetime of the message it answers
+    Given message "m1" is prepared with:
+      | acknowledgements    | positive receive |
+      | admin queue         | admin            |
+      | time to be received | 60               |
+    When the prepared message "m1" is received from "orders"
+    And 1440 minutes pass
+    Then the acknowledgments of "m1" in "admin" are MQMSG_CLASS_ACK_RECEIVE
+
+  @clause:MS-MQQB:3.1.7.15:03
+  Scenario: Receiving an acknowledgment raises no acknowledgment of its own
+    Given message "m1" is prepared with:
+      | acknowledgements | full receive |
+      | admin queue      | admin        |
+    And the prepared message "m1" is received from "orders"
+    And "admin" is opened with RECEIVE_ACCESS as "a"
+    When the client receives from "a"
+    Then the call returns MQ_OK
+    And "admin" holds nothing
+    And "orders" holds nothing
+
+  @clause:MS-MQQB:3.1.7.15:04
+  Scenario Outline: An acknowledgment whose administration queue cannot be opened for sending is dropped
+    Given a queue "gone"
+    And queue "gone" is deleted
+    And no queue "ghost" exists
+    And message "m1" is prepared with:
+      | acknowledgements | full receive |
+      | admin queue      | <admin>      |
+    When the prepared message "m1" is received from "orders"
+    Then "orders" holds nothing
+    And "orders journal" holds nothing
+    And "admin" holds nothing
+
+    Examples:
+      | admin          |
+      | gone           |
+      | ghost          |
+      | orders journal |
+
+  @clause:MS-MQQB:3.1.7.15:04
+  Scenario Outline: An acknowledgment is enqueued like any message, and lost when the quota of its queue cannot hold it
+    Given message "m1" is prepared with:
+      | acknowledgements | <acks> |
+      | admin queue      | small  |
+      | body size        | 2000   |
+    When the prepared message "m1" <event>
+    Then the acknowledgments of "m1" in "small" are <acknowledgments>
+
+    Examples:
+      | acks             | event                     | acknowledgments         |
+      | positive receive | is received from "orders" | MQMSG_CLASS_ACK_RECEIVE |
+      | negative receive | is purged from "orders"   | none                    |
+
+  @clause:MS-MQQB:3.1.7.15:04
+  Scenario: An acknowledgment is enqueued like any message and wakes a reader waiting on its queue
+    Given message "m1" is prepared with:
+      | acknowledgements | positive receive |
+      | admin queue      | admin            |
+    And "admin" is opened with RECEIVE_ACCESS as "a"
+    When in the background, the client peeks at "a" with a time-out of 5000 ms as "r"
+    And the prepared message "m1" is received from "orders"
+    And the background call "r" completes
+    Then the call returns MQ_OK
+    And the message returned is an acknowledgment of "m1" with class MQMSG_CLASS_ACK_RECEIVE
+
+  @clause:MS-MQQB:3.1.7.15:05
+  Scenario Outline: The acknowledgment points back at the message it answers and at that message's queue
+    Given message "m0" is sent to "<queue>" with:
+      | priority         | 0    |
+      | acknowledgements | none |
+    And message "m1" is prepared with:
+      | acknowledgements | <acks> |
+      | admin queue      | admin  |
+    When the prepared message "m1" <event>
+    Then the only message in "admin" has class <class>
+    And the acknowledgment's correlation id is the identifier of "m1"
+    And the acknowledgment's response queue is "<queue>"
+
+    Examples:
+      | queue  | acks             | event                                  | class                                  |
+      | orders | positive arrival | reaches "orders"                       | MQMSG_CLASS_ACK_REACH_QUEUE            |
+      | orders | positive receive | is received from "orders"              | MQMSG_CLASS_ACK_RECEIVE                |
+      | orders | negative receive | is purged from "orders"                | MQMSG_CLASS_NACK_Q_PURGED              |
+      | orders | negative receive | expires in "orders"                    | MQMSG_CLASS_NACK_RECEIVE_TIMEOUT       |
+      | orders | negative arrival | reaches "orders" too late              | MQMSG_CLASS_NACK_REACH_QUEUE_TIMEOUT   |
+      | small  | negative arrival | overflows the quota of "small"         | MQMSG_CLASS_NACK_Q_EXCEED_QUOTA        |
+      | ledger | negative arrival | reaches "ledger" outside a transaction | MQMSG_CLASS_NACK_NOT_TRANSACTIONAL_MSG |
+
+  @clause:MS-MQQB:3.1.7.15:05
+  Scenario: The response queue of the acknowledgment is the name the message was sent to
+    Given "orders" is also known by its direct format name as "orders by name"
+    And message "m1" is prepared with:
+      | acknowledgements | positive receive |
+      | admin queue      | admin            |
+    When the prepared message "m1" is received from "orders by name"
+    Then the only message in "admin" has class MQMSG_CLASS_ACK_RECEIVE
+    And the acknowledgment's correlation id is the identifier of "m1"
+    And the acknowledgment's response queue is "orders by name"
+
+  @clause:MS-MQQB:3.1.7.15:07
+  Scenario: The acknowledgment goes to the administration queue, not to the response queue
+    Given a queue "replies"
+    And message "m1" is prepared with:
+      | acknowledgements | positive receive |
+      | admin queue      | admin            |
+      | response queue   | replies          |
+    When the prepared message "m1" is received from "orders"
+    Then "replies" holds nothing
+    And the only message in "admin" has class MQMSG_CLASS_ACK_RECEIVE
+    And the acknowledgment's destination queue is "admin"
+
+  @clause:MS-MQQB:3.1.7.15:07
+  Scenario Outline: The acknowledgment is addressed with the administration queue name the message carries
+    Given "admin" is also known by its direct format name as "admin by name"
+    And message "m1" is prepared with:
+      | acknowledgements | <acks> |
+      | admin queue      | <name> |
+    When the prepared message "m1" <event>
+    Then the only message in "admin" has class <class>
+    And the acknowledgment's destination queue is "<name>"
+
+    Examples:
+      | name          | acks             | event                   | class                       |
+      | admin         | positive arrival | reaches "orders"        | MQMSG_CLASS_ACK_REACH_QUEUE |
+      | admin by name | positive arrival | reaches "orders"        | MQMSG_CLASS_ACK_REACH_QUEUE |
+      | admin by name | negative receive | is purged from "orders" | MQMSG_CLASS_NACK_Q_PURGED   |
+
+  @clause:MS-MQQB:3.1.7.15:08
+  Scenario Outline: The acknowledgment keeps the delivery guarantee of the message it answers
+    Given message "m1" is prepared with:
+      | acknowledgements | <acks>     |
+      | admin queue      | admin      |
+      | delivery         | <delivery> |
+    When the prepared message "m1" <event>
+    Then the acknowledgments of "m1" in "admin" are <class>
+    And the acknowledgment's delivery is <delivery>
+
+    Examples:
+      | delivery    | acks             | event                                     | class                                |
+      | express     | positive arrival | reaches "orders"                          | MQMSG_CLASS_ACK_REACH_QUEUE          |
+      | recoverable | positive arrival | reaches "orders"                          | MQMSG_CLASS_ACK_REACH_QUEUE          |
+      | express     | negative arrival | reaches "orders" too late                 | MQMSG_CLASS_NACK_REACH_QUEUE_TIMEOUT |
+      | recoverable | negative arrival | reaches "orders" too late                 | MQMSG_CLASS_NACK_REACH_QUEUE_TIMEOUT |
+      | express     | negative arrival | overflows the quota of "small"            | MQMSG_CLASS_NACK_Q_EXCEED_QUOTA      |
+      | recoverable | negative arrival | overflows the quota of "small"            | MQMSG_CLASS_NACK_Q_EXCEED_QUOTA      |
+      | express     | negative receive | is in "orders" when that queue is deleted | MQMSG_CLASS_NACK_Q_DELETED           |
+      | recoverable | negative receive | is in "orders" when that queue is deleted | MQMSG_CLASS_NACK_Q_DELETED           |
+
+  # The body is left out only for an encrypted message (PrivacyLevel other than None);
+  # the Target cannot send one, so every message here is unencrypted.
+  @clause:MS-MQQB:3.1.7.15:09
+  Scenario Outline: A negative acknowledgment carries the body of the message it answers, a positive one none
+    Given message "m1" is prepared with:
+      | acknowledgements | <acks>        |
+      | admin queue      | admin         |
+      | body             | order 42: tea |
+    When the prepared message "m1" <event>
+    Then the acknowledgments of "m1" in "admin" are <class>
+    And the acknowledgment's body is <body>
+
+    Examples:
+      | acks             | event                                     | class                                  | body             |
+      | positive arrival | reaches "orders"                          | MQMSG_CLASS_ACK_REACH_QUEUE            | empty            |
+      | positive receive | is received from "orders"                 | MQMSG_CLASS_ACK_RECEIVE                | empty            |
+      | negative arrival | reaches "orders" too late                 | MQMSG_CLASS_NACK_REACH_QUEUE_TIMEOUT   | "order 42: tea"  |
+      | negative arrival | overflows the quota of "small"            | MQMSG_CLASS_NACK_Q_EXCEED_QUOTA        | the body of "m1" |
+      | negative arrival | reaches "orders" in transaction "t"       | MQMSG_CLASS_NACK_NOT_TRANSACTIONAL_Q   | "order 42: tea"  |
+      | negative arrival | reaches "ledger" outside a transaction    | MQMSG_CLASS_NACK_NOT_TRANSACTIONAL_MSG | "order 42: tea"  |
+      | negative receive | is in "orders" when that queue is deleted | MQMSG_CLASS_NACK_Q_DELETED             | "order 42: tea"  |
+      | negative receive | is purged from "orders"                   | MQMSG_CLASS_NACK_Q_PURGED              | "order 42: tea"  |
+      | negative receive | expires in "orders"                       | MQMSG_CLASS_NACK_RECEIVE_TIMEOUT       | "order 42: tea"  |
+      | negative receive | is rejected from "ledger"                 | MQMSG_CLASS_NACK_RECEIVE_REJECTED      | "order 42: tea"  |

@@ -1,0 +1,162 @@
+Feature: MS-MQRR 3.1.4.11 R_OpenQueueForMove (Opnum 11)
+  R_OpenQueueForMove opens the destination of a later R_MoveMessage: the handle has move
+  access only, and a random move context stands for it in the move call.
+
+  Background:
+    Given a queue "orders"
+    And a subqueue "sub" of "orders"
+    And "orders" holds "m1"
+    And "orders" is opened with RECEIVE_ACCESS as "h"
+
+  @clause:MS-MQRR:3.1.4.11:08 @clause:MS-MQRR:3.1.4.11:10
+  Scenario: The move context returned stands for the new handle in R_MoveMessage
+    When R_OpenQueueForMove is called as "mv" with:
+      | pQueueFormat                                       | dwAccess       | dwShareMode  |
+      | DIRECT=OS:{computer}\private$\{name of orders};sub | MQ_MOVE_ACCESS | MQ_DENY_NONE |
+    Then the call returns MQ_OK
+    And the move context of "mv" is not zero
+    And "mv" is a usable queue handle
+    When the client moves "m1" from "h" through the move context of "mv"
+    Then the call returns MQ_OK
+    And "orders;sub" holds "m1"
+    And "orders" holds nothing
+
+  @clause:MS-MQRR:3.1.4.11:08
+  Scenario: Each open hands out its own handle and move context
+    When R_OpenQueueForMove is called as "mv1" with:
+      | pQueueFormat |
+      | orders;sub   |
+    And R_OpenQueueForMove is called as "mv2" with:
+      | pQueueFormat |
+      | orders;sub   |
+    Then the call returns MQ_OK
+    And the handles "mv1" and "mv2" are not the same
+    And the move contexts of "mv1" and "mv2" are all different and nonzero
+
+  @clause:MS-MQRR:3.1.4.11:08
+  Scenario: A closed move handle takes its move context with it
+    Given R_OpenQueueForMove is called as "mv" with:
+      | pQueueFormat |
+      | orders;sub   |
+    When R_CloseQueue is called on "mv"
+    Then the call returns MQ_OK
+    When the client moves "m1" from "h" through the move context of "mv"
+    Then the call returns MQ_ERROR_INVALID_HANDLE
+    And "orders" holds "m1"
+
+  @clause:MS-MQRR:3.1.4.11:10
+  Scenario Outline: A destination the queue manager does not have is not found (<kind>)
+    When R_OpenQueueForMove is called as "mv" with:
+      | pQueueFormat   |
+      | <queue format> |
+    Then the call returns MQ_ERROR_QUEUE_NOT_FOUND
+
+    Examples:
+      | kind             | queue format                                             |
+      | no such subqueue | DIRECT=OS:{computer}\private$\{name of orders};nosuchsub |
+      | no such queue    | DIRECT=OS:{computer}\private$\{name of nowhere}          |
+      | another machine  | MACHINE={unknown guid};DEADLETTER                        |
+      | no such public   | PUBLIC={unknown guid}                                    |
+
+  @clause:MS-MQRR:3.1.4.11:10
+  Scenario Outline: The handle has move access whatever dwAccess asked for (<access>)
+    When R_OpenQueueForMove is called as "mv" with:
+      | pQueueFormat | dwAccess |
+      | orders       | <access> |
+    Then the call returns MQ_OK
+    When the client receives from "mv"
+    Then the call returns MQ_ERROR_ACCESS_DENIED
+    When the client peeks at "mv"
+    Then the call returns MQ_ERROR_ACCESS_DENIED
+    When R_PurgeQueue is called on "mv"
+    Then the call returns STATUS_ACCESS_DENIED
+    And "orders" holds "m1"
+
+    Examples:
+      | access         |
+      | MQ_MOVE_ACCESS |
+      | RECEIVE_ACCESS |
+      | PEEK_ACCESS    |
+
+  @clause:MS-MQRR:3.1.4.11:10
+  Scenario: A destination that cannot be shared as asked is refused with the Open Queue status
+    When R_OpenQueueForMove is called as "mv" with:
+      | pQueueFormat | dwShareMode   |
+      | orders       | MQ_DENY_SHARE |
+    Then the call returns MQ_ERROR_SHARING_VIOLATION
+    When R_OpenQueueForMove is called as "mv" with:
+      | pQueueFormat | dwShareMode  |
+      | orders       | MQ_DENY_NONE |
+    Then the call returns MQ_OK
+
+  @clause:MS-MQRR:3.1.4.11:02
+  Scenario: A NULL pQueueFormat is refused
+    When R_OpenQueueForMove is called as "mv" with:
+      | pQueueFormat |
+      | NULL         |
+    Then the call returns MQ_ERROR_INVALID_PARAMETER
+
+  @clause:MS-MQRR:3.1.4.11:02
+  Scenario Outline: A queue-format type outside the allowed five is refused (<type>)
+    Given a QUEUE_FORMAT "other" with:
+      | m_qft      | <type>         |
+      | identifier | {unknown guid} |
+    When R_OpenQueueForMove is called as "mv" with:
+      | pQueueFormat |
+      | other        |
+    Then the call returns MQ_ERROR_INVALID_PARAMETER
+
+    Examples:
+      | type                        |
+      | QUEUE_FORMAT_TYPE_UNKNOWN   |
+      | QUEUE_FORMAT_TYPE_CONNECTOR |
+      | QUEUE_FORMAT_TYPE_DL        |
+
+  @clause:MS-MQRR:3.1.4.11:02
+  Scenario Outline: Each allowed queue-format type opens a move destination (<kind>)
+    When R_OpenQueueForMove is called as "mv" with:
+      | pQueueFormat   |
+      | <queue format> |
+    Then the call returns MQ_OK
+    And the move context of "mv" is not zero
+
+    Examples:
+      | kind     | queue format                                       |
+      | private  | PRIVATE={queue manager}\{private number of orders} |
+      | direct   | DIRECT=OS:{computer}\private$\{name of orders}     |
+      | subqueue | DIRECT=OS:{computer}\private$\{name of orders};sub |
+      | machine  | MACHINE={queue manager};DEADLETTER                 |
+
+  @clause:MS-MQRR:3.1.4.11:05 @clause:MS-MQRR:3.1.4.11:11
+  Scenario Outline: The client identifier does not change the outcome (<client id>, fNonRoutingServer <routing>)
+    When R_OpenQueueForMove is called as "mv" with:
+      | pQueueFormat | pClientId   | fNonRoutingServer |
+      | orders;sub   | <client id> | <routing>         |
+    Then the call returns MQ_OK
+    When the client moves "m1" from "h" through the move context of "mv"
+    Then the call returns MQ_OK
+    And "orders;sub" holds "m1"
+
+    Examples:
+      | client id                      | routing |
+      | random client A                | TRUE    |
+      | zero                           | TRUE    |
+      | random client B                | FALSE   |
+      | zero                           | FALSE   |
+      | the queue manager's identifier | FALSE   |
+
+  @clause:MS-MQRR:3.1.4.11:12
+  Scenario Outline: The client's version numbers do not change the outcome (<major>.<minor>.<build>)
+    When R_OpenQueueForMove is called as "mv" with:
+      | pQueueFormat | Major   | Minor   | BuildNumber |
+      | orders;sub   | <major> | <minor> | <build>     |
+    Then the call returns MQ_OK
+    When the client moves "m1" from "h" through the move context of "mv"
+    Then the call returns MQ_OK
+    And "orders;sub" holds "m1"
+
+    Examples:
+      | major | minor | build |
+      | 0     | 0     | 0     |
+      | 6     | 3     | 9600  |
+      | 255   | 255   | 65535 |

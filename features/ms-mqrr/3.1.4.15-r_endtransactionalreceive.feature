@@ -1,0 +1,164 @@
+Feature: MS-MQRR 3.1.4.15 R_EndTransactionalReceive (Opnum 15)
+  R_EndTransactionalReceive tells the server that a transactional receive reached the
+  client; the message stays in its transaction, whose outcome alone removes or frees it.
+
+  Background:
+    Given a transactional queue "ledger"
+    And messages "m1", "m2" and "m3" were committed to "ledger"
+    And "ledger" is opened with RECEIVE_ACCESS as "h"
+    And the client enlists transaction "t" with R_QMEnlistRemoteTransaction
+
+  @clause:MS-MQRR:3.1.4.15:03 @clause:MS-MQRR:3.1.4.15:05
+  Scenario: RR_ACK leaves the message in the queue for the transaction to decide
+    When the client starts R_StartTransactionalReceive on "h" in transaction "t" as "r" with:
+      | ulAction          |
+      | MQ_ACTION_RECEIVE |
+    And the client ends transactional "r" with RR_ACK
+    Then the call returns MQ_OK
+    And "ledger" holds "m2" and "m3"
+    When transaction "t" is aborted
+    Then "ledger" holds "m1", "m2" and "m3"
+
+  @clause:MS-MQRR:3.1.4.15:03
+  Scenario: After RR_ACK the commit removes the message
+    When the client starts R_StartTransactionalReceive on "h" in transaction "t" as "r" with:
+      | ulAction          |
+      | MQ_ACTION_RECEIVE |
+    And the client ends transactional "r" with RR_ACK
+    And transaction "t" is committed
+    Then "ledger" holds "m2" and "m3"
+
+  @clause:MS-MQRR:3.1.4.15:04 @clause:MS-MQRR:3.1.4.15:05
+  Scenario Outline: RR_NACK leaves the message locked in its transaction until the outcome
+    When the client starts R_StartTransactionalReceive on "h" in transaction "t" as "r" with:
+      | ulAction          |
+      | MQ_ACTION_RECEIVE |
+    And the client ends transactional "r" with RR_NACK
+    Then the call returns MQ_OK
+    And "ledger" holds "m2" and "m3"
+    When transaction "t" is <outcome>
+    Then "ledger" holds <left>
+
+    Examples:
+      | outcome   | left                |
+      | committed | "m2" and "m3"       |
+      | aborted   | "m1", "m2" and "m3" |
+
+  @clause:MS-MQRR:3.1.4.15:04
+  Scenario: After RR_NACK no other reader can take the message
+    Given "ledger" is opened with RECEIVE_ACCESS as "other reader"
+    When the client starts R_StartTransactionalReceive on "h" in transaction "t" as "r" with:
+      | ulAction          |
+      | MQ_ACTION_RECEIVE |
+    And the client ends transactional "r" with RR_NACK
+    And the client receives from "other reader"
+    Then the message returned is "m2"
+
+  @clause:MS-MQRR:3.1.4.15:06
+  Scenario: A transactional receive cannot be ended with R_EndReceive
+    When the client starts R_StartTransactionalReceive on "h" in transaction "t" as "r" with:
+      | ulAction          |
+      | MQ_ACTION_RECEIVE |
+    And the client ends "r" with RR_ACK
+    Then the call returns MQ_ERROR_TRANSACTION_USAGE
+    And "ledger" holds "m2" and "m3"
+    When the client ends transactional "r" with RR_ACK
+    Then the call returns MQ_OK
+    When transaction "t" is aborted
+    Then "ledger" holds "m1", "m2" and "m3"
+
+  @clause:MS-MQRR:3.1.4.15:06
+  Scenario Outline: A receive started without a transaction cannot be ended with R_EndTransactionalReceive
+    When <start>
+    And the client ends transactional "r" with RR_ACK
+    Then the call returns MQ_ERROR_TRANSACTION_USAGE
+    And "ledger" holds "m2" and "m3"
+    When the client ends "r" with RR_ACK
+    Then the call returns MQ_OK
+    When transaction "t" is aborted
+    Then "ledger" holds "m2" and "m3"
+
+    Examples:
+      | start                                                                                             |
+      | the client starts a receive on "h" as "r"                                                         |
+      | the client calls R_StartTransactionalReceive on "h" with MQ_ACTION_RECEIVE and no transaction as "r" |
+
+  @clause:MS-MQRR:3.1.4.15:05
+  Scenario: A handle with no receive in progress is refused with MQ_ERROR_INVALID_HANDLE
+    Given "ledger" is opened with RECEIVE_ACCESS as "idle"
+    When the client starts R_StartTransactionalReceive on "h" in transaction "t" as "r" with:
+      | ulAction          |
+      | MQ_ACTION_RECEIVE |
+    And the client ends transactional request id 7 on "idle" with RR_ACK
+    Then the call returns MQ_ERROR_INVALID_HANDLE
+
+  @clause:MS-MQRR:3.1.4.15:05
+  Scenario: A request id the handle never used is refused with MQ_ERROR_INVALID_PARAMETER
+    When the client starts R_StartTransactionalReceive on "h" in transaction "t" as "r" with:
+      | ulAction          |
+      | MQ_ACTION_RECEIVE |
+    And the client ends transactional request id 7 on "h" with RR_ACK
+    Then the call returns MQ_ERROR_INVALID_PARAMETER
+    When the client ends transactional "r" with RR_ACK
+    Then the call returns MQ_OK
+
+  @clause:MS-MQRR:3.1.4.15:05
+  Scenario: A dwAck other than RR_ACK or RR_NACK is refused
+    When the client starts R_StartTransactionalReceive on "h" in transaction "t" as "r" with:
+      | ulAction          |
+      | MQ_ACTION_RECEIVE |
+    And the client ends transactional "r" with 3
+    Then the call returns MQ_ERROR_INVALID_PARAMETER
+
+  @clause:MS-MQRR:3.1.4.15:05
+  Scenario: A receive whose start failed leaves nothing to end
+    Given a transactional queue "empty"
+    And "empty" is opened with RECEIVE_ACCESS as "he"
+    When the client starts R_StartTransactionalReceive on "he" in transaction "t" as "r" with:
+      | ulAction          | ulTimeout |
+      | MQ_ACTION_RECEIVE | 0         |
+    And the client ends transactional "r" with RR_ACK
+    Then the call returns MQ_ERROR_INVALID_HANDLE
+
+  @clause:MS-MQRR:3.1.4.15:05
+  Scenario: A receive still waiting for a message cannot be ended yet
+    Given a transactional queue "empty"
+    And "empty" is opened with RECEIVE_ACCESS as "he"
+    When the client starts a transactional receive on "he" in transaction "t" that waits up to INFINITE ms in the background as "w"
+    And the client ends transactional "w" with RR_ACK
+    Then the call returns MQ_ERROR_MESSAGE_NOT_FOUND
+    When the client cancels "w"
+    And the background call "w" completes
+    Then the call returns MQ_ERROR_OPERATION_CANCELLED
+
+  @clause:MS-MQRR:3.1.4.15:05
+  Scenario: A message the commit already removed is not found
+    When the client starts R_StartTransactionalReceive on "h" in transaction "t" as "r" with:
+      | ulAction          |
+      | MQ_ACTION_RECEIVE |
+    And transaction "t" is committed
+    And the client ends transactional "r" with RR_ACK
+    Then the call returns MQ_ERROR_MESSAGE_NOT_FOUND
+    And "ledger" holds "m2" and "m3"
+
+  @clause:MS-MQRR:3.1.4.15:05
+  Scenario: A message the abort already gave back has no dequeue to end
+    When the client starts R_StartTransactionalReceive on "h" in transaction "t" as "r" with:
+      | ulAction          |
+      | MQ_ACTION_RECEIVE |
+    And transaction "t" is aborted
+    And the client ends transactional "r" with RR_ACK
+    Then the call returns MQ_ERROR_TRANSACTION_SEQUENCE
+    And "ledger" holds "m1", "m2" and "m3"
+
+  @clause:MS-MQRR:3.1.4.15:05
+  Scenario: Closing the handle drops the request but not the transaction's hold on the message
+    When the client starts R_StartTransactionalReceive on "h" in transaction "t" as "r" with:
+      | ulAction          |
+      | MQ_ACTION_RECEIVE |
+    And the handle "h" has been closed with R_CloseQueue
+    And the client ends transactional "r" with RR_ACK
+    Then the call returns MQ_ERROR_INVALID_HANDLE
+    And "ledger" holds "m2" and "m3"
+    When transaction "t" is committed
+    Then "ledger" holds "m2" and "m3"

@@ -1,0 +1,87 @@
+Feature: MS-MQRR 3.1.4.3 R_CloseQueue (Opnum 3)
+  R_CloseQueue gives a context handle back: the queue is closed for that handle, its
+  unfinished receives are dropped, and the client gets a NULL handle in return.
+
+  Background:
+    Given a queue "orders"
+    And "orders" holds "m1" and "m2"
+    And "orders" is opened with RECEIVE_ACCESS as "h"
+
+  @clause:MS-MQRR:3.1.4.3:02 @clause:MS-MQRR:3.1.4.3:03
+  Scenario: Closing an open handle succeeds and hands back NULL
+    When R_CloseQueue is called on "h"
+    Then the call returns MQ_OK
+    And the context handle given back is NULL
+
+  @clause:MS-MQRR:3.1.4.3:02 @clause:MS-MQRR:3.1.4.3:03
+  Scenario: A handle opened for a move is closed the same way
+    Given a subqueue "sub" of "orders"
+    And "orders;sub" is opened for move as "mv"
+    When R_CloseQueue is called on "mv"
+    Then the call returns MQ_OK
+    And the context handle given back is NULL
+
+  @clause:MS-MQRR:3.1.4.3:03 @clause:MS-MQRR:3.1.4.3:04
+  Scenario: A handle the server never issued is refused
+    Given a queue handle "forged" that the server never issued
+    When R_CloseQueue is called on "forged"
+    Then the call returns MQ_ERROR_INVALID_HANDLE
+
+  @clause:MS-MQRR:3.1.4.3:03 @clause:MS-MQRR:3.1.4.3:04
+  Scenario: A handle that was already closed is refused
+    When R_CloseQueue is called on "h"
+    Then the call returns MQ_OK
+    When R_CloseQueue is called on "h"
+    Then the call returns MQ_ERROR_INVALID_HANDLE
+
+  @clause:MS-MQRR:3.1.4.3:05
+  Scenario: After the close the handle is no longer known to the server
+    When R_CloseQueue is called on "h"
+    And R_CreateCursor is called on "h" as "c"
+    Then the call returns MQ_ERROR_INVALID_HANDLE
+    When the client peeks at "h"
+    Then the call returns MQ_ERROR_INVALID_HANDLE
+
+  @clause:MS-MQRR:3.1.4.3:05
+  Scenario: Closing drops the handle's unfinished receive and its message becomes available again
+    When the client starts a receive on "h" as "r"
+    Then the message returned is "m1"
+    And "orders" holds "m2"
+    When R_CloseQueue is called on "h"
+    Then the call returns MQ_OK
+    And "orders" holds "m1" and "m2"
+    When the client ends "r" with RR_ACK
+    Then the call returns MQ_ERROR_INVALID_HANDLE
+    And "orders" holds "m1" and "m2"
+
+  @clause:MS-MQRR:3.1.4.3:05
+  Scenario: Closing ends a receive that is still waiting for a message
+    Given a queue "idle"
+    And "idle" is opened with RECEIVE_ACCESS as "w"
+    When the client waits on "w" for up to 5000 ms in the background as "r"
+    And R_CloseQueue is called on "w"
+    Then the call returns MQ_OK
+    When the background call "r" completes
+    Then the call returns MQ_ERROR_OPERATION_CANCELLED
+
+  @clause:MS-MQRR:3.1.4.3:05
+  Scenario: Closing one handle leaves the other handles of the queue open
+    Given "orders" is opened with PEEK_ACCESS as "other"
+    When R_CloseQueue is called on "h"
+    Then the call returns MQ_OK
+    And "other" is a usable queue handle
+    When the client peeks at "other"
+    Then the message returned is "m1"
+
+  @clause:MS-MQRR:3.1.4.3:05
+  Scenario: Closing a handle that denies sharing lets other receivers in again
+    Given R_CloseQueue is called on "h"
+    When R_OpenQueue is called as "exclusive" with:
+      | pQueueFormat | dwAccess       | dwShareMode   |
+      | orders       | RECEIVE_ACCESS | MQ_DENY_SHARE |
+    Then the call returns MQ_OK
+    When "orders" is opened with RECEIVE_ACCESS as "second"
+    Then the call returns MQ_ERROR_SHARING_VIOLATION
+    When R_CloseQueue is called on "exclusive"
+    And "orders" is opened with RECEIVE_ACCESS as "second"
+    Then the call returns MQ_OK

@@ -1,0 +1,55 @@
+Feature: MS-MQRR 3.1.4.4 R_CreateCursor (Opnum 4)
+  R_CreateCursor makes a cursor on the queue behind an open handle and hands back its
+  handle, which later receives and peeks use to walk the queue.
+
+  Background:
+    Given a queue "orders"
+    And "orders" holds "m1" and "m2"
+    And "orders" is opened with PEEK_ACCESS as "h"
+
+  @clause:MS-MQRR:3.1.4.4:02
+  Scenario: A new cursor has a handle and starts before the first message
+    When R_CreateCursor is called on "h" as "c"
+    Then the call returns MQ_OK
+    And cursor "c" has a nonzero handle
+    When cursor "c" peeks the current message
+    Then the message returned is "m1"
+
+  @clause:MS-MQRR:3.1.4.4:02
+  Scenario: Two cursors of one handle are separate cursors
+    When R_CreateCursor is called on "h" as "c1"
+    And R_CreateCursor is called on "h" as "c2"
+    Then the call returns MQ_OK
+    And cursors "c1" and "c2" have different handles
+    When cursor "c1" peeks the current message
+    And cursor "c1" peeks the next message
+    Then the message returned is "m2"
+    When cursor "c2" peeks the current message
+    Then the message returned is "m1"
+
+  @clause:MS-MQRR:3.1.4.4:02
+  Scenario: A cursor can be made on a handle opened for receiving
+    Given "orders" is opened with RECEIVE_ACCESS as "r"
+    When R_CreateCursor is called on "r" as "c"
+    Then the call returns MQ_OK
+    When cursor "c" receives
+    Then the message returned is "m1"
+    And "orders" holds "m2"
+
+  @clause:MS-MQRR:3.1.4.4:02
+  Scenario: A handle the server never issued gets no cursor
+    Given a queue handle "forged" that the server never issued
+    When R_CreateCursor is called on "forged" as "c"
+    Then the call returns MQ_ERROR_INVALID_HANDLE
+
+  @clause:MS-MQRR:3.1.4.4:02
+  Scenario: A closed handle gets no cursor
+    Given R_CloseQueue is called on "h"
+    When R_CreateCursor is called on "h" as "c"
+    Then the call returns MQ_ERROR_INVALID_HANDLE
+
+  @clause:MS-MQRR:3.1.4.4:02
+  Scenario: A handle whose queue was deleted gets no cursor
+    Given queue "orders" is deleted
+    When R_CreateCursor is called on "h" as "c"
+    Then the call returns MQ_ERROR_QUEUE_NOT_AVAILABLE

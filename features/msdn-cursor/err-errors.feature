@@ -1,0 +1,101 @@
+Feature: MSDN Cursor Behavior Due to Errors (ERR)
+  A failed read never sends a cursor back to the start; a failure to read the message
+  at the cursor leaves the cursor there, while a peek-next moves it even when cut short.
+
+  Background:
+    Given a queue "orders"
+    And "orders" holds "m1", "m2" and "m3"
+    And "orders" is opened with RECEIVE_ACCESS as "h"
+    And cursor "c" is created on "h"
+
+  @clause:MSDN-CURSOR:ERR:01 @clause:MSDN-CURSOR:ERR:02
+  Scenario: A refused receive leaves the cursor on its message
+    Given "orders" is opened with PEEK_ACCESS as "p"
+    And cursor "pc" is created on "p"
+    When cursor "pc" peeks the current message
+    And cursor "pc" peeks the next message
+    And cursor "pc" receives
+    Then the call returns MQ_ERROR_ACCESS_DENIED
+    When cursor "pc" peeks the current message
+    Then the message returned is "m2"
+
+  @clause:MSDN-CURSOR:ERR:01
+  Scenario: A refused peek-next after a receive does not send the cursor back to the start
+    When cursor "c" peeks the current message
+    And cursor "c" peeks the next message
+    And cursor "c" receives
+    And cursor "c" peeks the next message
+    Then the call returns MQ_ERROR_ILLEGAL_CURSOR_ACTION
+    When cursor "c" peeks the current message
+    Then the message returned is "m3"
+
+  @clause:MSDN-CURSOR:ERR:01
+  Scenario: A time-out at the end does not send the cursor back to the start
+    When cursor "c" peeks the current message
+    And cursor "c" peeks the next message
+    And cursor "c" peeks the next message
+    And cursor "c" peeks the next message
+    Then the call returns MQ_ERROR_IO_TIMEOUT
+    When cursor "c" peeks the current message
+    Then the call returns MQ_ERROR_IO_TIMEOUT
+    When message "m4" is sent to "orders"
+    And cursor "c" peeks the current message
+    Then the message returned is "m4"
+
+  @clause:MSDN-CURSOR:ERR:02
+  Scenario: Failing to read a message that is gone leaves the cursor at its place
+    Given cursor "other" is created on "h"
+    When cursor "c" peeks the current message
+    And cursor "c" peeks the next message
+    And cursor "other" peeks the current message
+    And cursor "other" peeks the next message
+    And cursor "other" receives
+    And cursor "c" peeks the current message
+    Then the call returns MQ_ERROR_MESSAGE_ALREADY_RECEIVED
+    When cursor "c" peeks the next message
+    Then the message returned is "m3"
+
+  @clause:MSDN-CURSOR:ERR:03
+  Scenario: A peek-next that cannot hand over the whole body still moves the cursor
+    Given a queue "bodies"
+    And message "b1" is sent to "bodies" with:
+      | body size | 200 |
+    And message "b2" is sent to "bodies" with:
+      | body size | 200 |
+    And "bodies" is opened with RECEIVE_ACCESS as "hb"
+    And cursor "cb" is created on "hb"
+    When cursor "cb" peeks the current message
+    And R_StartReceive is called on "hb" with:
+      | hCursor | ulAction            | dwMaxBodySize | dwMaxCompoundMessageSize |
+      | cb      | MQ_ACTION_PEEK_NEXT | 16            | 16                       |
+    Then the message returned is "b2"
+    When cursor "cb" peeks the current message
+    Then the message returned is "b2"
+
+  @clause:MSDN-CURSOR:ERR:04
+  Scenario: Using the cursor through a handle it does not belong to fails and leaves it alone
+    Given "orders" is opened with RECEIVE_ACCESS as "h2"
+    When cursor "c" peeks the current message
+    And cursor "c" peeks the next message
+    And R_StartReceive is called on "h2" with:
+      | hCursor | ulAction            |
+      | c       | MQ_ACTION_PEEK_NEXT |
+    Then the call returns STATUS_INVALID_HANDLE
+    When R_StartReceive is called on "h2" with:
+      | hCursor | ulAction          |
+      | c       | MQ_ACTION_RECEIVE |
+    Then the call returns STATUS_INVALID_HANDLE
+    And "orders" holds "m1", "m2" and "m3"
+    When cursor "c" peeks the current message
+    Then the message returned is "m2"
+
+  @clause:MSDN-CURSOR:ERR:04
+  Scenario: Using the cursor through a handle the server never issued fails and leaves it alone
+    Given a queue handle "forged" that the server never issued
+    When cursor "c" peeks the current message
+    And R_StartReceive is called on "forged" with:
+      | hCursor | ulAction            |
+      | c       | MQ_ACTION_PEEK_NEXT |
+    Then the call returns MQ_ERROR_INVALID_HANDLE
+    When cursor "c" peeks the current message
+    Then the message returned is "m1"
