@@ -167,7 +167,7 @@ class MessagePositionList:
             state = position.state
             if state == AVAILABLE:
                 return position
-            if peek and state == LOCKED:
+            if peek and state == LOCKED and position.message_reference.allow_peek_when_locked:
                 return position
             position = position.previous
         return start
