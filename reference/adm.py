@@ -143,10 +143,14 @@ class TransactionalOperation:
 
 
 class Transaction:
-    __slots__ = ("identifier", "transactional_operation_collection", "single_phase", "prepared")
+    __slots__ = ("identifier", "transactional_operation_collection", "single_phase", "prepared",
+                 "header_id", "sequence_identifier", "sends")
 
-    def __init__(self, identifier: bytes | None) -> None:
+    def __init__(self, identifier: bytes | None, header_id: int = 0) -> None:
         self.identifier = identifier
         self.transactional_operation_collection: list[TransactionalOperation] = []
         self.single_phase = True
         self.prepared = False
+        self.header_id = header_id              # MS-MQMQ 2.2.20.5 the 20-bit ID its messages carry
+        self.sequence_identifier: bytes | None = None  # TxSequenceID shared by the messages it sends
+        self.sends = 0

@@ -103,8 +103,12 @@ class ArrivalEvents:
         # MS-MQMQ:2.2.19.1:02 priority 0; MS-MQMQ:2.2.19.2:07 TH needs a recoverable message (D-65)
         message.priority = 0
         message.delivery_guarantee = DeliveryGuarantee.Recoverable
-        ordinal = len(transaction.transactional_operation_collection) + 1
-        message.transactional_message_sequence_identifier = (
-            self._message_ordinal.to_bytes(4, "little") + (self.now_seconds() & 0xFFFFFFFF).to_bytes(4, "little"))
-        message.set("transaction_sequence_number", ordinal)
-        message.set("transaction_previous_sequence_number", ordinal - 1)
+        # MS-MQMQ:2.2.20.5:01 one TxSequenceID per transaction; its messages are numbered 1, 2, ...
+        if transaction.sequence_identifier is None:
+            transaction.sequence_identifier = (transaction.header_id.to_bytes(4, "little")
+                                               + (self.now_seconds() & 0xFFFFFFFF).to_bytes(4, "little"))
+        transaction.sends += 1
+        message.transactional_message_sequence_identifier = transaction.sequence_identifier
+        message.set("transaction_sequence_number", transaction.sends)
+        message.set("transaction_previous_sequence_number", transaction.sends - 1)
+        message.set("transaction_header_id", transaction.header_id)

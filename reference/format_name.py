@@ -21,6 +21,10 @@ _COMPUTER = re.compile(r"[\x21-\x5B\x5D-\x7E]{1,256}")
 _GUID = re.compile(r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}")
 _HEX_ID = re.compile(r"[0-9A-Fa-f]{1,8}")
 _IPV4 = re.compile(r"(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})")
+_DEC_OCTET = r"(?:25[0-5]|2[0-4][0-9]|1[0-9]{2}|[1-9]?[0-9])"
+# MS-MQMQ:2.1.6:01 MULTICAST=a.b.c.d:port, first octet 224-239, no leading zeros
+_MULTICAST = re.compile(rf"(?:22[4-9]|23[0-9])(?:\.{_DEC_OCTET}){{3}}:(?:0|[1-9][0-9]{{0,4}})")
+_DOMAIN = re.compile(r"[\x21-\x7E]{1,255}")  # MS-MQMQ:2.1.5:01 1*255 VCHAR
 
 SYSTEM_SUFFIXES = ("JOURNAL", "DEADLETTER", "DEADXACT")
 
@@ -193,19 +197,16 @@ def _connector(value: str, part: str) -> FormatName:
 
 def _dl(value: str, part: str) -> FormatName:
     # MS-MQMQ:2.1.5:01 DL=Guid[@domain]
-    guid, _, domain = value.partition("@")
-    if _ and not domain:
-        raise FormatNameError(f"{part!r}: empty domain after @")
+    guid, at, domain = value.partition("@")
+    if at and not _DOMAIN.fullmatch(domain):
+        raise FormatNameError(f"{part!r}: the domain after @ must be 1-255 visible characters")
     return FormatName("DL", part, guid=_guid(guid, part), address=domain or None)
 
 
 def _multicast(value: str, part: str) -> FormatName:
     # MS-MQMQ:2.1.6:01 MULTICAST=a.b.c.d:port with a class D address
-    address, _, port = value.partition(":")
-    if not _valid_ipv4(address) or not 224 <= int(address.split(".")[0]) <= 239:
-        raise FormatNameError(f"{part!r}: {address!r} is not a multicast address")
-    if not port.isdigit() or not 0 < int(port) < 65536:
-        raise FormatNameError(f"{part!r}: bad port {port!r}")
+    if not _MULTICAST.fullmatch(value) or int(value.rsplit(":", 1)[1]) > 65535:
+        raise FormatNameError(f"{part!r}: not a class D address a.b.c.d (224-239) with a port 0-65535")
     return FormatName("MULTICAST", part, address=value)
 
 

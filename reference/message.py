@@ -35,6 +35,8 @@ EXTRA_DEFAULTS = {
     "subqueue_name": "",
     "target_subqueue_name": "",
     "deadletter_path_name": None,
+    "transaction_header_id": 0,    # TransactionHeader.Flags.ID, unique per transaction (MS-MQMQ 2.2.20.5)
+    "acknowledgement_class": 0,    # SubqueueHeader.AcknowledgementClass (MS-MQRR 2.2.5.3)
 }
 
 

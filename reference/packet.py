@@ -33,6 +33,7 @@ import uuid
 from dataclasses import dataclass
 from functools import lru_cache
 
+from .format_name import FormatNameError, parse_path_name
 from .message import Message
 
 _BASE = struct.Struct("<BBHIII")          # MS-MQMQ:2.2.19.1 16 bytes
@@ -254,6 +255,14 @@ def _address_overlay(context: PacketContext) -> bytes:
     return struct.pack("<HHI8s", len(part), kind, scope, part)
 
 
+def _is_path_name(text: str) -> bool:
+    try:
+        parse_path_name(text)
+    except FormatNameError:
+        return False
+    return True
+
+
 def _fixed_name(text: str) -> bytes:
     """MS-MQRR:2.2.5.3 a 64-byte NUL-terminated, zero-filled UTF-16 name (31 units kept)."""
     raw = _utf16(text)[:62]
@@ -299,10 +308,11 @@ def build_packet(message: Message, context: PacketContext) -> PacketLayout:
     out += _queue_bytes(dq_code, dq) + _queue_bytes(aq_code, aq) + _queue_bytes(rq_code, rq)
 
     if transactional:
-        # MS-MQMQ:2.2.20.5 CG = 0, FA bit 1, FM bit 2, LM bit 3, 20-bit ID left 0
+        # MS-MQMQ:2.2.20.5 CG = 0, FA bit 1, FM bit 2, LM bit 3, the transaction's 20-bit ID in bits 4-23
         xflags = ((2 if message.get("final_ack_required") else 0)
                   | (4 if message.get("first_in_transaction") else 0)
-                  | (8 if message.get("last_in_transaction") else 0))
+                  | (8 if message.get("last_in_transaction") else 0)
+                  | (message.get("transaction_header_id") & 0xFFFFF) << 4)
         sequence_id = bytes(message.transactional_message_sequence_identifier)[:8].ljust(8, b"\0")
         # MS-MQMQ:2.2.20.5 TxSequenceNumber is at least 1
         number = max(1, message.get("transaction_sequence_number")) & INFINITE
@@ -347,11 +357,13 @@ def build_packet(message: Message, context: PacketContext) -> PacketLayout:
     deadletter = message.get("deadletter_path_name")
     ext_flags = EXT_SQ | EXT_EA  # MS-MQRR:2.2.5.2 SQ and EA are always set
     if deadletter is not None:
-        ext_flags |= EXT_DL | (EXT_DI if context.dead_letter_queue_invalid else 0)
+        # MS-MQRR:2.2.5.2:04 DI: the named dead-letter queue is not a valid queue path name
+        invalid = context.dead_letter_queue_invalid or not _is_path_name(deadletter)
+        ext_flags |= EXT_DL | (EXT_DI if invalid else 0)
     out += _EXTENSION.pack(_EXTENSION.size, total - len(out) - _EXTENSION.size, ext_flags)
     out += _SUBQUEUE.pack(_SUBQUEUE.size,
                           # MS-MQRR:2.2.5.3 TM (bit 0) = 0, AcknowledgementClass in bits 1-16
-                          (context.acknowledgement_class & 0xFFFF) << 1,
+                          ((context.acknowledgement_class or message.get("acknowledgement_class")) & 0xFFFF) << 1,
                           message.get("abort_counter") & INFINITE, message.get("move_counter") & INFINITE,
                           message.get("last_move_time") & INFINITE,
                           _fixed_name(message.get("subqueue_name")),

@@ -18,6 +18,7 @@ identifiers never repeat across restarts without a write per express message
 Change records are tuples whose first item names them:
 
     ("queue_manager", identifier)             ("sequence", reserved_up_to)
+    ("ordinal", reserved_up_to)
     ("queue", key, attributes)                ("queue_deleted", key)
     ("message", lookup_id, queue_key, seq, state, record)
     ("state", lookup_id, state)               ("removed", lookup_id)
@@ -61,6 +62,7 @@ _QUEUE_FIELDS = ("pathname", "label", "journaling", "quota", "journal_quota", "a
 class Snapshot:
     identifier: bytes
     sequential_id: int = 0
+    ordinal: int = 0
     queues: list = field(default_factory=list)        # (key, attributes)
     messages: list = field(default_factory=list)      # (lookup_id, queue_key, seq, state, record)
     transactions: list = field(default_factory=list)  # (uow, single_phase, prepared, [(kind, lookup_id, target_key, reason)])
@@ -108,6 +110,7 @@ class Persistence:
     def __init__(self) -> None:
         self.pending: list[tuple] = []
         self.reserved = 0  # SequentialID values below this are already promised by the store
+        self.reserved_ordinal = 0  # the same for the ordinals of message identifiers
         self.insertions = 0  # orders positions across a restart
         self.keys: dict[int, str] = {}  # id(queue) -> key, for the records
 
@@ -127,6 +130,11 @@ class Persistence:
 
     def record_queue_deleted(self, key: str) -> None:
         self.pending.append(("queue_deleted", key))
+
+    def reserve_ordinal(self, ordinal: int) -> None:
+        """Message identifiers' ordinals never repeat across restarts either (MS-MQMQ:2.2.18.1.3:01)."""
+        self.reserved_ordinal = ordinal + SEQUENCE_BLOCK
+        self.pending.append(("ordinal", self.reserved_ordinal))
 
     def reserve(self, sequential_id: int) -> None:
         """D-33 promise the next block of SequentialID values before using them."""
@@ -176,6 +184,7 @@ class Persistence:
         for key, attributes in sorted(snapshot.queues, key=lambda item: item[1]["parent"] is not None):
             queues[key] = self._restore_queue(qm, key, attributes, queues)
         qm.sequential_id = self.reserved = snapshot.sequential_id
+        qm._message_ordinal = self.reserved_ordinal = snapshot.ordinal
         positions = {}
         for lookup_id, queue_key, seq, state, record in sorted(snapshot.messages, key=lambda m: m[2]):
             queue = queues.get(queue_key) or _role_queue(qm, queue_key)

@@ -68,6 +68,8 @@ def validate(queue_format: QueueFormat) -> None:
         raise FormatNameError(f"QUEUE_FORMAT: {qft.name} needs a GUID")
     if qft in (T.QUEUE_FORMAT_TYPE_DIRECT, T.QUEUE_FORMAT_TYPE_SUBQUEUE) and not queue_format.direct_id:
         raise FormatNameError(f"QUEUE_FORMAT: {qft.name} needs a name")
+    if qft == T.QUEUE_FORMAT_TYPE_SUBQUEUE and ";" not in queue_format.direct_id:
+        raise FormatNameError("QUEUE_FORMAT: a SUBQUEUE name must name a subqueue")  # MS-MQMQ:2.2.7:04
 
 
 def to_format_name(queue_format: QueueFormat) -> str:

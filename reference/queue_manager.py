@@ -82,6 +82,7 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
         self.open_queue_descriptors: dict[int, OpenQueueDescriptor] = {}
         self.cursors: dict[int, Cursor] = {}
         self._message_ordinal = 0
+        self._transaction_ids = 0
         self._next_private_number = 1
         # MS-MQDMPR:3.1.3:01 the system queues exist from the start
         self.system_deadletter_queue = self._system_queue("deadletter")
@@ -117,6 +118,8 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
     def new_message_identifier(self) -> bytes:
         # OBJECTID: this QM's GUID and an ordinal unique for it (MS-MQMQ:2.2.18.1.3:01)
         self._message_ordinal += 1
+        if self._message_ordinal >= self.persistence.reserved_ordinal:
+            self.persistence.reserve_ordinal(self._message_ordinal)  # D-33, as for SequentialID
         return self.identifier + (self._message_ordinal & 0xFFFFFFFF).to_bytes(4, "little")
 
     def now_seconds(self) -> int:

@@ -428,6 +428,8 @@ class RemoteReadServer:
                     if us_class:
                         # MS-MQRR:3.1.4.14:05 the commit will remove it as rejected (a Move keeps the reason unused)
                         operation.dequeue_reason = MessageClass.MQMSG_CLASS_NACK_RECEIVE_REJECTED
+                        # MS-MQRR:2.2.5.3:03 later reads show the class in the SubqueueHeader
+                        position.message_reference.set("acknowledgement_class", us_class)
                         self.qm.persistence.record_operation(transaction, operation, index)
                     return HRESULT.MQ_OK
         return HRESULT.MQ_ERROR_TRANSACTION_USAGE

@@ -38,7 +38,9 @@ class SqliteStore:
         if row is None:
             return None
         sequence = self.db.execute("SELECT value FROM meta WHERE name='sequence'").fetchone()
-        snapshot = Snapshot(identifier=bytes(row[0]), sequential_id=int(sequence[0]) if sequence else 0)
+        ordinal = self.db.execute("SELECT value FROM meta WHERE name='ordinal'").fetchone()
+        snapshot = Snapshot(identifier=bytes(row[0]), sequential_id=int(sequence[0]) if sequence else 0,
+                            ordinal=int(ordinal[0]) if ordinal else 0)
         snapshot.queues = [(key, json.loads(attributes))
                            for key, attributes in self.db.execute("SELECT key, attributes FROM queues")]
         snapshot.messages = list(self.db.execute(
@@ -73,6 +75,10 @@ def _queue_manager(db, identifier):
 
 def _sequence(db, reserved):
     db.execute("INSERT OR REPLACE INTO meta VALUES ('sequence', ?)", (reserved,))
+
+
+def _ordinal(db, reserved):
+    db.execute("INSERT OR REPLACE INTO meta VALUES ('ordinal', ?)", (reserved,))
 
 
 def _queue(db, key, attributes):
@@ -115,7 +121,7 @@ def _transaction_ended(db, uow):
 
 
 _APPLY = {
-    "queue_manager": _queue_manager, "sequence": _sequence, "queue": _queue,
+    "queue_manager": _queue_manager, "sequence": _sequence, "ordinal": _ordinal, "queue": _queue,
     "queue_deleted": _queue_deleted, "message": _message, "state": _state, "attributes": _attributes, "removed": _removed,
     "transaction": _transaction, "operation": _operation, "transaction_ended": _transaction_ended,
 }

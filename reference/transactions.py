@@ -28,7 +28,9 @@ NACK_RECEIVE_TIMEOUT = MessageClass.MQMSG_CLASS_NACK_RECEIVE_TIMEOUT
 
 class TransactionEvents:
     def create_transaction(self, transaction_identifier: bytes | None) -> Transaction:
-        transaction = Transaction(transaction_identifier)  # MS-MQDMPR:3.1.7.1.8:01
+        self._transaction_ids += 1
+        # MS-MQMQ:2.2.20.5:01 a 20-bit ID unique among this queue manager's transactions
+        transaction = Transaction(transaction_identifier, (self._transaction_ids - 1) % 0xFFFFF + 1)  # MS-MQDMPR:3.1.7.1.8:01
         if transaction_identifier is not None:
             self.transaction_collection[transaction_identifier] = transaction
             self.persistence.record_transaction(transaction)
@@ -65,7 +67,9 @@ class TransactionEvents:
         if transaction is None:
             return HRESULT.MQ_ERROR_TRANSACTION_SEQUENCE  # MS-MQDMPR:3.1.4.4:01
         # MS-MQDMPR:3.1.4.4:02 operations in FIFO order
-        for operation in transaction.transactional_operation_collection:
+        operations = transaction.transactional_operation_collection
+        expired = {op.message_position_reference for op in operations if op.dequeue_reason == NACK_RECEIVE_TIMEOUT}
+        for operation in operations:
             position = operation.message_position_reference
             if position.state == DELETED:
                 continue
@@ -75,6 +79,9 @@ class TransactionEvents:
             if kind is OperationType.Enqueue:
                 if position.state == PURGE_PENDING:
                     self.message_position_deleted(queue, position, NACK_Q_PURGED)  # D-24
+                elif position in expired:
+                    # D-25 a message that expired before the commit is never offered to a reader
+                    self.message_position_deleted(queue, position, NACK_RECEIVE_TIMEOUT)
                 else:
                     self.message_position_available(queue, position)
             elif kind is OperationType.Dequeue:

@@ -22,7 +22,7 @@ from hypothesis.stateful import Bundle, initialize, multiple, rule
 
 from adapters import Ack, Action, HRESULT
 
-from .machines import HANDLE, MAX_SIZE, PRIORITY, MachineBase
+from .machines import HANDLE, MAX_SIZE, PRIORITY, MachineBase, hresult_name, step
 
 PEEKS = ["MQ_LOOKUP_PEEK_CURRENT", "MQ_LOOKUP_PEEK_NEXT", "MQ_LOOKUP_PEEK_PREV"]
 RECEIVES = ["MQ_LOOKUP_RECEIVE_CURRENT", "MQ_LOOKUP_RECEIVE_NEXT", "MQ_LOOKUP_RECEIVE_PREV"]
@@ -52,14 +52,17 @@ class LookupMachine(MachineBase):
 
     # -- rules ---------------------------------------------------------------------------------
     @initialize(target=labels, priorities=st.lists(PRIORITY, min_size=1, max_size=6))
+    @step
     def start_with(self, priorities):
         return self.send(priorities)
 
     @rule(target=labels, priorities=st.lists(PRIORITY, min_size=1, max_size=3))
+    @step
     def send(self, priorities):
         return multiple(*[self.send_message(priority) for priority in priorities])
 
     @rule(label=labels, action=st.sampled_from(PEEKS))
+    @step
     def peek_by_lookup_id(self, label, action):
         clause = self.clause_of(action, self.model.state_of(label))
         out = self.by_lookup_id(label, action)
@@ -68,6 +71,7 @@ class LookupMachine(MachineBase):
                      self.model.lookup(action, label), out, clause=clause, refers=(label,))
 
     @rule(label=labels, action=st.sampled_from(RECEIVES))
+    @step
     def receive_by_lookup_id(self, label, action):
         """A whole lookup receive: start, then R_EndReceive RR_ACK."""
         clause = self.clause_of(action, self.model.state_of(label))
@@ -82,11 +86,12 @@ class LookupMachine(MachineBase):
             self.handed_out(got, "a lookup receive")
             ended = self.target.end_receive(self.handle, Ack.RR_ACK, request_id)
             if ended != HRESULT.MQ_OK:
-                raise AssertionError(self.failure(f'R_EndReceive RR_ACK of "{got}" returned {ended!r}',
+                raise AssertionError(self.failure(f'R_EndReceive RR_ACK of "{got}" returned {hresult_name(ended)}',
                                                   "MS-MQRR:3.1.4.9:04"))
             self.ledger.release(got, deleted=True)
 
     @rule(label=labels, action=st.sampled_from(RECEIVES))
+    @step
     def lock_by_lookup_id(self, label, action):
         """A lookup receive that is started and never ended: its message stays Locked."""
         clause = self.clause_of(action, self.model.state_of(label))
@@ -98,6 +103,7 @@ class LookupMachine(MachineBase):
         self.handed_out(got, alias)
 
     @rule(target=requests)
+    @step
     def start_receive(self):
         alias, request_id = self.new_request()
         out = self.target.start_receive(self.handle, 0, 0, Action.MQ_ACTION_RECEIVE, 0, request_id, MAX_SIZE,
@@ -111,6 +117,7 @@ class LookupMachine(MachineBase):
         return alias
 
     @rule(request=requests, ack=st.sampled_from(["RR_ACK", "RR_NACK"]))
+    @step
     def end_receive(self, request, ack):
         status = self.target.end_receive(self.handle, Ack[ack], self.request_ids[request])
         self.compare("end_receive", {"request": request, "ack": ack},

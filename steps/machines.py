@@ -19,22 +19,24 @@ and checks what can be checked without the model too:
 
 Server-issued values never reach a report: messages are "m1", "m2", ... in sending
 order, cursors "c1", requests "r1", transactions "t1".  Every step also becomes
-Gherkin lines in the suite's own vocabulary (steps/setup_steps.py,
-steps/receive_steps.py); a failure raises AssertionError carrying the whole
-scenario, with the model's expectations as its Then lines, so the shrunk example
-can be pasted into a .feature file and replayed against any target.  Lines that
-some step module does not define yet are listed in NEW_SENTENCES.
+Gherkin lines in the suite's own vocabulary (the step modules setup_steps,
+receive_steps, handle_steps and transaction_steps); a failure raises
+AssertionError carrying the whole scenario, with the model's expectations as its
+Then lines, so the shrunk example can be pasted into a .feature file and replayed
+against any target.
 
 Every step is also one JSON line in $MQSPEC_RESULTS/machines.ndjson (nothing is
-written when the variable is unset).  The machines themselves live in
+written when the variable is unset).  The script, the ledger, the log and the
+packet decoding live in machine_support.py; the machines themselves in
 machine_cursors.py, machine_lookups.py and machine_reads.py.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
-from dataclasses import dataclass, field
+import uuid
 
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
@@ -42,159 +44,28 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant
 
 from adapters import Access, HRESULT, MessageProperties, ShareMode, connect, queue_format
 
+from .machine_support import (HANDLE, MAX_SIZE, QUEUE, Ledger, Script, ScriptStep, in_catalogue, log_file,
+                              hresult_name, label_and_priority, quoted)
 from .model import Outcome, QueueModel
-from .packet_reader import read_sections
 
-QUEUE, HANDLE = "q", "h"
-MAX_SIZE = 0x10000  # our messages have empty bodies; anything above the headers will do
-LOG_NAME = "machines.ndjson"
 # Priorities 0..7 that shrink towards the default, 3, so shrunk scenarios need no priority table.
 PRIORITY = st.integers(0, 7).map(lambda n: (n + 3) % 8)
 
-# Sentences the machines write that no step module defines yet (reported, not defined here).
-NEW_SENTENCES = ('cursor "{cursor}" is closed', 'the client purges "{handle}"')
 
+def step(function):
+    """Mark a rule whose calls are recorded, so that a failing example can be replayed (`minimise`).
 
-def hresult_name(value: int) -> str:
-    try:
-        return HRESULT(value).name
-    except ValueError:
-        return f"0x{value:08X}"
-
-
-def quoted(labels: list[str]) -> str:
-    """'"m1", "m2" and "m3"', as steps.values.labels reads it back; 'nothing' when empty."""
-    if not labels:
-        return "nothing"
-    names = [f'"{label}"' for label in labels]
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
-# -- the Gherkin script of one example ---------------------------------------------------------
-@dataclass
-class ScriptStep:
-    lines: list[tuple[str, str]]        # (keyword, text); keyword "|" for a table row
-    sends: list[str] = field(default_factory=list)
-    visible_after: list[str] = field(default_factory=list)
-    refers: list[str] = field(default_factory=list)   # labels named by lookup id
-    returns: str | None = None          # the label the step's call handed back
-
-
-@dataclass
-class Script:
-    """The example so far as a scenario.
-
-    A scenario names messages by label and finds their lookup ids by peeking
-    (steps/world.py); a message that was never returned by a call must have been
-    seen by a peek walk before it is named, so `render` adds a `"q" holds ...`
-    check right after the send of every such message."""
-    machine: str
-    setup: list[str]
-    steps: list[ScriptStep] = field(default_factory=list)
-
-    def add(self, step: ScriptStep) -> None:
-        self.steps.append(step)
-
-    def render(self, tags: list[str], title: str, final: list[tuple[str, str]] = ()) -> str:
-        known, need = set(), set()
-        for step in self.steps:
-            need.update(label for label in step.refers if label not in known)
-            if step.returns:
-                known.add(step.returns)
-        out = ["  " + " ".join(f"@clause:{tag}" for tag in tags)] if tags else []
-        out.append(f"  Scenario: {title}")
-        previous = None
-
-        def emit(keyword: str, text: str) -> None:
-            nonlocal previous
-            if keyword in ("|", "#"):
-                out.append(f"      {text}" if keyword == "|" else f"    # {text}")
-                return
-            shown = "And" if keyword == previous else keyword
-            previous = keyword
-            out.append(f"    {shown} {text}")
-
-        for line in self.setup:
-            emit("Given", line)
-        for step in self.steps:
-            for keyword, text in step.lines:
-                emit(keyword, text)
-            if need.intersection(step.sends):
-                emit("Then", f'"{QUEUE}" holds {quoted(step.visible_after)}')
-        for keyword, text in final:
-            emit(keyword, text)
-        return "\n".join(out)
-
-
-# -- results log -------------------------------------------------------------------------------
-_logs: dict[str, object] = {}
-
-
-def _log_file():
-    directory = os.environ.get("MQSPEC_RESULTS")
-    if not directory:
-        return None
-    path = os.path.join(directory, LOG_NAME)
-    if path not in _logs:
-        os.makedirs(directory, exist_ok=True)
-        _logs[path] = open(path, "a", encoding="utf-8")
-    return _logs[path]
-
-
-# -- the observable ledger -----------------------------------------------------------------------
-@dataclass
-class Ledger:
-    """Where every sent label is, by what the target said, not by the model."""
-    sent: list[str] = field(default_factory=list)
-    held: dict[str, str] = field(default_factory=dict)         # label -> request or transaction
-    uncommitted: dict[str, str] = field(default_factory=dict)  # label -> transaction of its send
-    received: set[str] = field(default_factory=set)
-    purged: set[str] = field(default_factory=set)
-    aborted: set[str] = field(default_factory=set)
-    purge_hit: set[str] = field(default_factory=set)           # held or uncommitted at a purge
-    visible: list[str] = field(default_factory=list)           # the last peek walk
-
-    def out(self) -> set[str]:
-        return self.received | self.purged | self.aborted
-
-    def release(self, label: str, deleted: bool) -> None:
-        self.held.pop(label, None)
-        if label in self.purge_hit:
-            self.purged.add(label)
-        elif deleted:
-            self.received.add(label)
-
-    def purge(self) -> None:
-        self.purged.update(self.visible)
-        self.purge_hit.update(self.held)
-        self.purge_hit.update(self.uncommitted)
-
-    def finish(self, tx: str, committed: bool) -> None:
-        for label in [label for label, owner in self.held.items() if owner == tx]:
-            self.release(label, deleted=committed)
-        for label in [label for label, owner in self.uncommitted.items() if owner == tx]:
-            del self.uncommitted[label]
-            if not committed:
-                self.aborted.add(label)
-            elif label in self.purge_hit:
-                self.purged.add(label)
-
-    def problems(self, visible: list[str]) -> list[str]:
-        found = []
-        twice = sorted({label for label in visible if visible.count(label) > 1})
-        if twice:
-            found.append(f"listed twice: {quoted(twice)}")
-        stray = sorted(set(visible) - set(self.sent))
-        if stray:
-            found.append(f"never sent: {quoted(stray)}")
-        back = sorted(set(visible) & (self.out() | set(self.held) | set(self.uncommitted)))
-        if back:
-            found.append(f"visible although received, purged, aborted, held or uncommitted: {quoted(back)}")
-        lost = [label for label in self.sent if label not in set(visible) | self.out() | set(self.held)
-                | set(self.uncommitted)]
-        if lost:
-            found.append(f"lost (neither queued, held, received, purged nor aborted): {quoted(lost)}")
-        return found
+    Put it under @rule/@initialize; calls that one rule makes to another are not recorded."""
+    @functools.wraps(function)
+    def recorded(self, *args, **arguments):
+        if self._depth == 0:
+            self.calls.append((function.__name__, args, dict(arguments)))
+        self._depth += 1
+        try:
+            return function(self, *args, **arguments)
+        finally:
+            self._depth -= 1
+    return recorded
 
 
 # -- the machine base ---------------------------------------------------------------------------
@@ -206,15 +77,16 @@ class MachineBase(RuleBasedStateMachine):
     transactional = False
     examples = 0
     clauses: dict[str, str] = {}   # action -> the clause a wrong answer breaks
+    last_failure: tuple | None = None  # (calls, signature) of the latest failing example
 
     def __init__(self) -> None:
         super().__init__()
         cls = type(self)
         cls.examples += 1
-        self.run = f"{os.environ.get('MQSPEC_RUN_ID', 'local')}-{self.machine}-{cls.examples}"
+        self.run = f"{os.environ.get('MQSPEC_RUN_ID', 'local')}-{cls.examples}"
         self.step_number = 0
         self.model = QueueModel(transactional=self.transactional)
-        self.ledger = self.ledger_class()
+        self.ledger = Ledger()
         self.order: dict[str, int] = {}          # label -> sending order
         self.priority: dict[str, int] = {}       # label -> priority it was sent with
         self.sequence: dict[str, int] = {}       # label -> pSequenceId seen
@@ -223,11 +95,15 @@ class MachineBase(RuleBasedStateMachine):
         self._counters: dict[str, int] = {}
         self._requests = 0
         self.last_clause: str | None = None    # the clause of the latest step, for invariant failures
+        self.calls: list[tuple] = []             # the rules called so far (see `step`)
+        self._depth = 0
+        self.logging = True
         self.target = connect(self.url)
         queue_kind = "a transactional queue" if self.transactional else "a queue"
         self.script = Script(self.machine, [f'{queue_kind} "{QUEUE}"',
                                             f'"{QUEUE}" is opened with RECEIVE_ACCESS as "{HANDLE}"'])
-        pathname = f"{self.target.computer_name}\\private$\\mqspec-{self.machine}"
+        # A name of its own, so that a target that keeps its queues can run many examples.
+        pathname = f"{self.target.computer_name}\\private$\\mqspec-{self.machine}-{uuid.uuid4().hex[:12]}"
         created = self.target.create_queue(pathname, transactional=self.transactional)
         assert created.hresult == HRESULT.MQ_OK, f"creating the queue: {hresult_name(created.hresult)}"
         self.format_name = created.format_name
@@ -236,11 +112,10 @@ class MachineBase(RuleBasedStateMachine):
         assert opened.hresult == HRESULT.MQ_OK, f"opening the queue: {hresult_name(opened.hresult)}"
         self.handle = opened.pph_context
 
-    ledger_class = Ledger
-
     def teardown(self) -> None:
+        self.target.delete_queue(self.format_name)
         self.target.close()
-        log = _log_file()
+        log = log_file()
         if log is not None:
             log.flush()
 
@@ -272,8 +147,7 @@ class MachineBase(RuleBasedStateMachine):
         """(label, priority) of the message a call returned, or (None, None)."""
         if isinstance(out, int) or out.hresult != HRESULT.MQ_OK or not out.pp_packet_sections:
             return None, None
-        message = read_sections(out.pp_packet_sections, MAX_SIZE, MAX_SIZE)
-        return message.label, message.priority
+        return label_and_priority(out.pp_packet_sections)
 
     def learn(self, label: str, sequence_id: int, priority: int | None = None) -> None:
         """Check and keep a label's pSequenceId and priority (lookup ids grow with arrival)."""
@@ -283,17 +157,24 @@ class MachineBase(RuleBasedStateMachine):
             raise AssertionError(self.failure(
                 f"{label!r} came back with priority {priority}, sent with {self.priority[label]}",
                 "MS-MQDMPR:3.1.1.12:05"))
-        seen = self.sequence.setdefault(label, sequence_id)
-        if seen != sequence_id:
-            raise AssertionError(self.failure(
-                f"{label!r} came back with pSequenceId {sequence_id:#x}, earlier {seen:#x}",
-                "MS-MQDMPR:3.1.1.12:01"))
-        ordered = sorted(self.sequence, key=self.order.__getitem__)
-        for before, after in zip(ordered, ordered[1:]):
-            if self.sequence[before] >= self.sequence[after]:
+        seen = self.sequence.get(label)
+        if seen is not None:
+            if seen != sequence_id:
                 raise AssertionError(self.failure(
-                    f"lookup ids do not grow with arrival: {before!r} {self.sequence[before]:#x}, "
-                    f"{after!r} {self.sequence[after]:#x}", "MS-MQDMPR:3.1.7.1.9:03"))
+                    f"{label!r} came back with pSequenceId {sequence_id:#x}, earlier {seen:#x}",
+                    "MS-MQDMPR:3.1.1.12:01"))
+            return
+        self.sequence[label] = sequence_id
+        rank = self.order[label]
+        earlier = [other for other in self.sequence if self.order[other] < rank]
+        later = [other for other in self.sequence if self.order[other] > rank]
+        before = max(earlier, key=self.order.__getitem__, default=None)
+        after = min(later, key=self.order.__getitem__, default=None)
+        for first, second in ((before, label), (label, after)):
+            if first is not None and second is not None and self.sequence[first] >= self.sequence[second]:
+                raise AssertionError(self.failure(
+                    f"lookup ids do not grow with arrival: {first!r} {self.sequence[first]:#x}, "
+                    f"{second!r} {self.sequence[second]:#x}", "MS-MQDMPR:3.1.7.1.9:03"))
 
     # -- one step ------------------------------------------------------------------------------
     def compare(self, action: str, arguments: dict, lines: list[tuple[str, str]], expected: Outcome, out,
@@ -315,7 +196,8 @@ class MachineBase(RuleBasedStateMachine):
             checks = [("Then", f"the call returns {expected.hresult}")]
             if expected.label:
                 checks.append(("#", f'(the message returned is "{expected.label}")'))
-        self.script.add(ScriptStep(lines + checks, refers=list(refers), returns=label))
+        self.script.add(ScriptStep(lines + checks, refers=list(refers), returns=label,
+                                   visible_after=self.model.available()))
         if label is not None:
             self.learn(label, out.p_sequence_id, priority)
         self.last_clause = clause or self.clauses.get(action)
@@ -325,29 +207,32 @@ class MachineBase(RuleBasedStateMachine):
                 f"{self.show(expected)}", self.last_clause))
         return label
 
-    def note(self, action: str, arguments: dict, lines: list[tuple[str, str]], *, sends=(), result=None) -> None:
+    def note(self, action: str, arguments: dict, lines: list[tuple[str, str]], *, result=None) -> None:
         """A step whose outcome is not compared with the model (set-up style: sends, begin)."""
         self.step_number += 1
         self.last_clause = self.clauses.get(action, "MS-MQDMPR:3.1.7.1.9:04")
         self.log(action, arguments, result or Outcome("MQ_OK"), None)
-        self.script.add(ScriptStep(lines, sends=list(sends), visible_after=self.model.available()))
+        self.script.add(ScriptStep(lines, visible_after=self.model.available()))
 
     @staticmethod
     def show(outcome: Outcome) -> str:
         return outcome.hresult + (f' with "{outcome.label}"' if outcome.label else "")
 
     def log(self, action: str, arguments: dict, actual: Outcome, expected: Outcome | None) -> None:
-        log = _log_file()
+        log = log_file() if self.logging else None
         if log is None:
             return
         result = {"hresult": actual.hresult, "label": actual.label}
         if expected is not None:
             result["expected"] = {"hresult": expected.hresult, "label": expected.label}
         log.write(json.dumps({"run": self.run, "machine": self.machine, "step": self.step_number,
-                              "action": action, "arguments": arguments, "result": result}) + "\n")
+                              "action": action, "arguments": arguments, "result": result,
+                              "target": self.url}) + "\n")
 
     def failure(self, what: str, clause: str | None = None, final=()) -> str:
-        tags = [clause] if clause and _in_catalogue(clause) else []
+        """The text of a failure: what differs, and the example so far as a scenario."""
+        type(self).last_failure = (list(self.calls), (what.split(" ", 1)[0], clause))
+        tags = [clause] if clause and in_catalogue(clause) else []
         scenario = self.script.render(tags, f"{self.machine} machine, shrunk example", final)
         where = f" ({clause})" if clause else ""
         return (f"{self.machine} machine, step {self.step_number}: {what}{where}\n\n"
@@ -369,7 +254,7 @@ class MachineBase(RuleBasedStateMachine):
             lines = [("When", f'message "{label}" is sent to "{QUEUE}"')]
         else:
             lines = [("When", f'message "{label}" is sent to "{QUEUE}" with:'), ("|", f"| priority | {priority} |")]
-        self.note("send", {"label": label, "priority": priority, "transaction": tx}, lines, sends=[label],
+        self.note("send", {"label": label, "priority": priority, "transaction": tx}, lines,
                   result=Outcome(hresult_name(out.hresult)))
         if (out.hresult, out.r_status) != (HRESULT.MQ_OK, 0) or expected.hresult != "MQ_OK":
             raise AssertionError(self.failure(
@@ -384,10 +269,10 @@ class MachineBase(RuleBasedStateMachine):
             raise AssertionError(self.failure(f"read_queue failed: {hresult_name(out.hresult)}"))
         visible, priorities = [], []
         for message in out.messages:
-            decoded = read_sections(message.pp_packet_sections, MAX_SIZE, MAX_SIZE)
-            self.learn(decoded.label, message.p_sequence_id, decoded.priority)
-            visible.append(decoded.label)
-            priorities.append(decoded.priority)
+            label, priority = label_and_priority(message.pp_packet_sections)
+            self.learn(label, message.p_sequence_id, priority)
+            visible.append(label)
+            priorities.append(priority)
         expected = self.model.available()
         final = [("Then", f'"{QUEUE}" holds {quoted(expected)}')]
         if visible != expected:
@@ -410,24 +295,11 @@ class MachineBase(RuleBasedStateMachine):
         if label is None:
             return
         if label in self.ledger.held or label in self.ledger.out() or label in self.ledger.uncommitted:
-            where = ("held by " + self.ledger.held[label]) if label in self.ledger.held else "gone"
+            where = (f"held by {self.ledger.held[label]}" if label in self.ledger.held
+                     else "sent in an open transaction" if label in self.ledger.uncommitted else "gone")
             raise AssertionError(self.failure(f'"{label}" was handed out again although it is {where}',
                                               "MS-MQDMPR:3.1.7.1.10:07"))
         self.ledger.held[label] = owner
-
-
-_catalogue_ids: set[str] | None = None
-
-
-def _in_catalogue(clause: str) -> bool:
-    global _catalogue_ids
-    if _catalogue_ids is None:
-        try:
-            from mqspec.catalogue import load_catalogue
-            _catalogue_ids = set(load_catalogue().clauses)
-        except Exception:  # the catalogue is optional for a replay script
-            _catalogue_ids = set()
-    return clause in _catalogue_ids
 
 
 def machine_settings(deep: bool = False) -> settings:
@@ -438,4 +310,46 @@ def machine_settings(deep: bool = False) -> settings:
 
 def bind(machine: type[MachineBase], url: str) -> type[MachineBase]:
     """A subclass of `machine` that talks to `url`, with its own example counter."""
-    return type(machine.__name__, (machine,), {"url": url, "examples": 0})
+    return type(machine.__name__, (machine,), {"url": url, "examples": 0, "last_failure": None})
+
+
+def minimise(machine: type[MachineBase]) -> str | None:
+    """Delete steps from the latest failing example while the same failure remains; its report, or None.
+
+    Hypothesis' shrinker cannot always drop a step whose removal shifts the numbering
+    of later choices; this pass replays the recorded rule calls on fresh targets and
+    drops one step at a time (a few hundred replays of a few milliseconds each)."""
+    if machine.last_failure is None:
+        return None
+    calls, signature = machine.last_failure
+
+    def attempt(candidate: list[tuple]) -> str | None:
+        machine.last_failure = None
+        replay = machine()
+        replay.logging = False
+        try:
+            replay.queue_matches()
+            for name, args, arguments in candidate:
+                getattr(replay, name)(*args, **arguments)
+                replay.queue_matches()
+        except AssertionError as error:
+            same = machine.last_failure is not None and machine.last_failure[1] == signature
+            return str(error) if same else None
+        except Exception:  # a step that needs a deleted one (a cursor never created, ...)
+            return None
+        finally:
+            replay.teardown()
+        return None
+
+    report = attempt(calls)
+    if report is None:
+        return None
+    changed = True
+    while changed:
+        changed = False
+        for index in reversed(range(len(calls))):
+            shorter = calls[:index] + calls[index + 1:]
+            text = attempt(shorter)
+            if text is not None:
+                calls, report, changed = shorter, text, True
+    return report

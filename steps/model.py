@@ -26,12 +26,14 @@ model needs no table of numbers and reads like the specification.
 * Receives are two-phase (MS-MQRR 3.1.4.7, D-51): a start locks the message and
   files a pending entry under the request's name; R_EndReceive ACK removes it,
   NACK makes it Available again (3.1.7.1.12).  A failed start files nothing (D-52).
-* Transactions (3.1.4.4, 3.1.4.5): a receive in a transaction locks the message
-  and records a Dequeue operation; a send in a transaction inserts the message
-  Locked and records an Enqueue.  Commit removes received messages and makes
-  sent ones Available; abort does the reverse.  Purge (3.1.7.1.7) removes the
-  Available messages and marks Locked ones PurgePending: they go when released,
-  whatever the outcome (3.1.7.1.12, D-16, D-24).
+* Transactions (3.1.4.4, 3.1.4.5): a receive in a transaction (through a cursor or
+  not) locks the message and records a Dequeue operation; a send in a transaction
+  inserts the message Locked, with priority 0 (D-65), and records an Enqueue.
+  Cursors are never moved back by an abort (MSDN multiple cursors).  Commit
+  removes received messages and makes sent ones Available; abort does the reverse.
+  Purge (3.1.7.1.7) removes the Available messages and marks Locked ones
+  PurgePending: they go when released, whatever the outcome (3.1.7.1.12, D-16,
+  D-24).
 """
 
 from __future__ import annotations
@@ -185,24 +187,28 @@ class QueueModel:
         """MQ_ACTION_RECEIVE: Dequeue Message Begin (3.1.7.1.10-11), two-phase.
 
         The pending entry is filed under `request` (a fresh name when None)."""
+        out, found = self._dequeue(cursor)
+        if found is not None:
+            self._file(found, request)
+        return out
+
+    def _dequeue(self, cursor: str | None) -> tuple[Outcome, Message | None]:
+        """The message a receive takes (3.1.7.1.10 steps 2-3, 3.2.7.4), moving the cursor; not locked yet."""
         if cursor is None:
             found = self._forward(START)
+            return (Outcome(OK, found.label), found) if found else (Outcome(IO_TIMEOUT), None)  # D-03
+        c = self.cursors[cursor]
+        if c.state == UNREAD:
+            found = self._forward(c.position)
             if found is None:
-                return Outcome(IO_TIMEOUT)  # D-03
-        else:
-            c = self.cursors[cursor]
-            if c.state == UNREAD:
-                found = self._forward(c.position)
-                if found is None:
-                    return Outcome(NOT_FOUND)  # 3.2.7.4 with iNoWait
-                c.position = found.key
-            else:
-                found = self._at(c.position)
-                if found is None or found.state != AVAILABLE:
-                    return Outcome(ALREADY_RECEIVED)
-                c.state = UNREAD
-        self._file(found, request)
-        return Outcome(OK, found.label)
+                return Outcome(NOT_FOUND), None  # 3.2.7.4 with iNoWait
+            c.position = found.key
+            return Outcome(OK, found.label), found
+        found = self._at(c.position)
+        if found is None or found.state != AVAILABLE:
+            return Outcome(ALREADY_RECEIVED), None
+        c.state = UNREAD
+        return Outcome(OK, found.label), found
 
     def receive(self, cursor: str | None = None) -> Outcome:
         """A whole receive: start, then R_EndReceive with RR_ACK."""
@@ -290,13 +296,16 @@ class QueueModel:
         self.transactions[tx] = []
         return Outcome(OK)
 
-    def start_transactional_receive(self, tx: str, request: str) -> Outcome:
-        """MS-MQRR 3.1.4.13 with MQ_ACTION_RECEIVE, no cursor, an open transaction."""
+    def start_transactional_receive(self, tx: str, request: str | None = None, cursor: str | None = None) -> Outcome:
+        """MS-MQRR 3.1.4.13 with MQ_ACTION_RECEIVE in an open transaction, through a cursor or not.
+
+        An abort puts the message back but does not move the cursor back (MSDN multiple cursors)."""
         if not self.transactional:
             return Outcome(TRANSACTION_USAGE)
-        found = self._forward(START)
+        out, found = self._dequeue(cursor)
         if found is None:
-            return Outcome(IO_TIMEOUT)
+            return out
+        request = request if request is not None else self._anonymous()
         self._lock(found, ("tx-receive", tx))
         self.transactions[tx].append(("dequeue", found.label))
         self.entries[request] = (found.label, True)

@@ -133,8 +133,10 @@ def cursor_receive(world, cursor):
 def by_lookup_id(world, verb, label, action, handle):
     out, request_id = start_receive(world, handle, lookup_id=world.lookup_id(label), ul_action=number(action))
     if verb == "receives" and out.hresult == HRESULT.MQ_OK:
-        world.record(world.target.end_receive(world.handle(handle), RR_ACK, request_id))
-        world.status = out.hresult
+        end = world.target.end_receive(world.handle(handle), RR_ACK, request_id)
+        assert end == HRESULT.MQ_OK, f"R_EndReceive: {describe_hresult(end)}"
+    elif verb == "locks":
+        world.requests[label] = (handle, request_id)
 
 
 @when(phrase('the client waits on "{handle}" for up to {timeout} ms in the background as "{request}"', timeout=r"\w+"))

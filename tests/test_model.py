@@ -319,3 +319,16 @@ def test_purge_during_transactions():
     model.abort("t1")
     model.commit("t2")
     assert model.available() == [] and sorted(model.gone("purged")) == ["a", "b", "c"]
+
+
+def test_abort_does_not_move_a_cursor_back():
+    """MSDN multiple cursors (C-7): receive A through a cursor in a transaction, abort: the cursor skips A."""
+    model = transactional("a", "b")
+    model.create_cursor("c1")
+    model.begin("t1")
+    assert model.peek("c1") == found("a")
+    assert model.start_transactional_receive("t1", "r1", cursor="c1") == found("a")
+    assert model.abort("t1") == Outcome(OK)
+    assert model.available() == ["a", "b"]
+    assert model.peek_next("c1") == Outcome(ILLEGAL_CURSOR_ACTION)          # Unread after the receive
+    assert model.peek("c1") == found("b")

@@ -33,7 +33,7 @@ Feature: MS-MQMQ 2.1.5 Distribution List Format Names
       | not a GUID               | DL=1234@example.com  |
       | an @ without a domain    | DL={unknown guid}@   |
 
-  @bug
+
   Scenario Outline: A domain the grammar does not allow is refused as illegal (<why>)
     When a message is sent to the format name "<name>"
     Then the send is refused with MQ_ERROR_ILLEGAL_FORMATNAME

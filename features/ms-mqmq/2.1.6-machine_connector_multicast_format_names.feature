@@ -68,12 +68,12 @@ Feature: MS-MQMQ 2.1.6 Machine, Connector, and Multicast Format Names
       | an octet above 255                   | MULTICAST=224.0.0.256:80         |
       | three octets                         | MULTICAST=224.0.0:80             |
 
-  @bug
+
   Scenario: A multicast port of 0 is allowed by the grammar
     When a message is sent to the format name "MULTICAST=224.0.0.1:0"
     Then the format name was not refused as illegal
 
-  @bug
+
   Scenario: A multicast address octet with a leading zero is not allowed by the grammar
     When a message is sent to the format name "MULTICAST=224.0.0.01:80"
     Then the send is refused with MQ_ERROR_ILLEGAL_FORMATNAME

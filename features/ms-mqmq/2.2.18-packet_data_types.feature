@@ -12,7 +12,7 @@ Feature: MS-MQMQ 2.2.18 MessageIdentifier and DirectQueueFormatName
     And every message in "other" is peeked
     Then the packets of "m1", "m2", "m3" and "o1" come from this queue manager with distinct MessageIDs
 
-  @bug @clause:MS-MQMQ:2.2.18.1.3:01 @clause:MS-MQMQ:2.2.19.2:03
+  @clause:MS-MQMQ:2.2.18.1.3:01 @clause:MS-MQMQ:2.2.19.2:03
   Scenario: A restart does not bring an ordinal back
     Given a queue "orders"
     And message "m1" is sent to "orders" carrying:

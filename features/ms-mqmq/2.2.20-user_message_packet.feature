@@ -93,7 +93,7 @@ Feature: MS-MQMQ 2.2.20 UserMessage Packet and its optional headers
       | TxSequenceNumber         | 1 |
       | PreviousTxSequenceNumber | 0 |
 
-  @bug @clause:MS-MQMQ:2.2.20.5:01
+  @clause:MS-MQMQ:2.2.20.5:01
   Scenario: The messages of one transaction belong to one transactional sequence
     Given message "x1" is sent to "tq" carrying:
       | transaction | t |
@@ -103,7 +103,7 @@ Feature: MS-MQMQ 2.2.20 UserMessage Packet and its optional headers
     When every message in "tq" is peeked
     Then the packets of "x1" and "x2" carry one TxSequenceID
 
-  @bug @clause:MS-MQMQ:2.2.20.5:01
+  @clause:MS-MQMQ:2.2.20.5:01
   Scenario: Two transactions of the queue manager carry different transaction ids
     Given message "x1" is sent to "tq" carrying:
       | transaction | t |

@@ -112,7 +112,7 @@ Feature: MS-MQMQ 2.2.7 QUEUE_FORMAT
     When the client peeks at "h"
     Then the call returns MQ_ERROR_IO_TIMEOUT
 
-  @bug @clause:MS-MQMQ:2.2.7:04
+  @clause:MS-MQMQ:2.2.7:04
   Scenario Outline: A subqueue QUEUE_FORMAT whose direct name has no subqueue is invalid input (<suffix>)
     Given a QUEUE_FORMAT "name" with:
       | m_qft            | QUEUE_FORMAT_TYPE_SUBQUEUE              |

@@ -42,7 +42,7 @@ Feature: MS-MQRR 2.2.5.2 - 2.2.5.5 ExtensionHeader, SubqueueHeader, DeadLetterHe
       | dead-letter path        | {computer}\private$\{name of dlq} |
       | body bytes returned     | 10                                |
 
-  @bug @clause:MS-MQRR:2.2.5.2:04
+  @clause:MS-MQRR:2.2.5.2:04
   Scenario: A dead-letter queue named by something that is not a path name is flagged invalid
     Given message "m1" is sent to "orders" carrying:
       | dead-letter path | no queue at all |
@@ -106,7 +106,7 @@ Feature: MS-MQRR 2.2.5.2 - 2.2.5.5 ExtensionHeader, SubqueueHeader, DeadLetterHe
       | committed | tq;sub | sub      |
       | aborted   | tq     | none     |
 
-  @bug @clause:MS-MQRR:2.2.5.3:03
+  @clause:MS-MQRR:2.2.5.3:03
   Scenario: A message rejected inside a transaction carries the rejection as its acknowledgment class
     Given a transactional queue "tq"
     And the client begins transaction "t0"
