@@ -25,37 +25,41 @@ while a cursor needs its successor (D-06).
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import IntEnum
 
 from .enumerations import MessagePositionState
 from .position_list import MessagePosition, MessagePositionList
 
 
-class CursorState(Enum):
-    Unread = "Unread"
-    WaitReceive = "WaitReceive"
-    WaitPeek = "WaitPeek"
-    Read = "Read"
+# IntEnums: the transition table is looked up on every cursor event, and ints hash fast.
+class CursorState(IntEnum):
+    Unread = 0
+    WaitReceive = 1
+    WaitPeek = 2
+    Read = 3
 
 
-class CursorEvent(Enum):
-    GET_MESSAGE_FOR_PEEK = "Get Message For Peek"              # 3.2.7.2
-    GET_NEXT_MESSAGE_FOR_PEEK = "Get Next Message For Peek"    # 3.2.7.3
-    GET_NEXT_MESSAGE_FOR_DEQUEUE = "Get Next Message For Dequeue"  # 3.2.7.4
-    MESSAGE_AVAILABLE = "Message Available"                    # 3.2.7.5
-    WAIT_TIME_EXPIRED = "Wait Time Expired"                    # 3.2.7.6
+class CursorEvent(IntEnum):
+    GET_MESSAGE_FOR_PEEK = 0           # 3.2.7.2 Get Message For Peek
+    GET_NEXT_MESSAGE_FOR_PEEK = 1      # 3.2.7.3 Get Next Message For Peek
+    GET_NEXT_MESSAGE_FOR_DEQUEUE = 2   # 3.2.7.4 Get Next Message For Dequeue
+    MESSAGE_AVAILABLE = 3              # 3.2.7.5 Message Available
+    WAIT_TIME_EXPIRED = 4              # 3.2.7.6 Wait Time Expired
 
 
-class CursorStatus(Enum):
-    Succeeded = "Succeeded"
-    AlreadyReceived = "AlreadyReceived"
-    NotFound = "NotFound"
-    Waiting = "Waiting"
-    IllegalCursorAction = "IllegalCursorAction"
+class CursorStatus(IntEnum):
+    Succeeded = 0
+    AlreadyReceived = 1
+    NotFound = 2
+    Waiting = 3
+    IllegalCursorAction = 4
 
 
 Unread, WaitReceive, WaitPeek, Read = (CursorState.Unread, CursorState.WaitReceive,
                                        CursorState.WaitPeek, CursorState.Read)
+SUCCEEDED, ALREADY_RECEIVED, NOT_FOUND, WAITING, ILLEGAL = (
+    CursorStatus.Succeeded, CursorStatus.AlreadyReceived, CursorStatus.NotFound, CursorStatus.Waiting,
+    CursorStatus.IllegalCursorAction)
 AVAILABLE = MessagePositionState.Available
 DELETED = MessagePositionState.Deleted
 
@@ -65,23 +69,23 @@ def _seek_for_peek(cursor: "Cursor", _arg):
     found = cursor.position_list.seek_forward(cursor.message_position_reference, peek=True)
     if found is cursor.position_list.end:
         cursor.cursor_state = WaitPeek
-        return CursorStatus.Waiting, None
+        return WAITING, None
     cursor.move_to(found)
     cursor.cursor_state = Read
-    return CursorStatus.Succeeded, found
+    return SUCCEEDED, found
 
 
 def _current_for_peek(cursor: "Cursor", _arg):
     # MS-MQDMPR:3.2.7.2:02 re-read the message under the cursor without moving
     position = cursor.message_position_reference
     if position.state == AVAILABLE and not position.is_reserved:
-        return CursorStatus.Succeeded, position
-    return CursorStatus.AlreadyReceived, None
+        return SUCCEEDED, position
+    return ALREADY_RECEIVED, None
 
 
 def _illegal(cursor: "Cursor", _arg):
     # MS-MQDMPR:3.2.7.3:01 peek-next needs a cursor that has read something
-    return CursorStatus.IllegalCursorAction, None
+    return ILLEGAL, None
 
 
 def _seek_for_dequeue(cursor: "Cursor", no_wait: bool):
@@ -89,11 +93,11 @@ def _seek_for_dequeue(cursor: "Cursor", no_wait: bool):
     found = cursor.position_list.seek_forward(cursor.message_position_reference, peek=False)
     if found is cursor.position_list.end:
         if no_wait:
-            return CursorStatus.NotFound, None
+            return NOT_FOUND, None
         cursor.cursor_state = WaitReceive
-        return CursorStatus.Waiting, None
+        return WAITING, None
     cursor.move_to(found)
-    return CursorStatus.Succeeded, found
+    return SUCCEEDED, found
 
 
 def _current_for_dequeue(cursor: "Cursor", _arg):
@@ -101,35 +105,35 @@ def _current_for_dequeue(cursor: "Cursor", _arg):
     position = cursor.message_position_reference
     if position.state == AVAILABLE and not position.is_reserved:
         cursor.cursor_state = Unread
-        return CursorStatus.Succeeded, position
-    return CursorStatus.AlreadyReceived, None
+        return SUCCEEDED, position
+    return ALREADY_RECEIVED, None
 
 
 def _arrived_after_peek(cursor: "Cursor", position: MessagePosition):
     # MS-MQDMPR:3.2.7.5:01 the cursor jumps to the new message wherever it was inserted
     cursor.move_to(position)
     cursor.cursor_state = Read
-    return CursorStatus.Succeeded, position
+    return SUCCEEDED, position
 
 
 def _arrived_after_receive(cursor: "Cursor", position: MessagePosition):
     # MS-MQDMPR:3.2.7.5:01
     cursor.move_to(position)
     cursor.cursor_state = Unread
-    return CursorStatus.Succeeded, position
+    return SUCCEEDED, position
 
 
 def _peek_wait_expired(cursor: "Cursor", _arg):
     # MS-MQDMPR:3.2.7.6:01 a timed-out peek leaves the cursor Unread where it was
     cursor.cursor_state = Unread
-    return CursorStatus.Succeeded, None
+    return SUCCEEDED, None
 
 
 def _receive_wait_expired(cursor: "Cursor", _arg):
     # MS-MQDMPR:3.2.7.6:01 a timed-out receive parks the cursor at End
     cursor.move_to(cursor.position_list.end)
     cursor.cursor_state = Unread
-    return CursorStatus.Succeeded, None
+    return SUCCEEDED, None
 
 
 E = CursorEvent
@@ -164,7 +168,7 @@ class Cursor:
     def handle_event(self, event: CursorEvent, arg=None):
         rule = TRANSITIONS.get((self.cursor_state, event))
         if rule is None:
-            return CursorStatus.IllegalCursorAction, None  # D-12
+            return ILLEGAL, None  # D-12
         return rule(self, arg)
 
     def move_to(self, position: MessagePosition) -> None:
