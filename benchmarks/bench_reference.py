@@ -1,7 +1,8 @@
 """Cost of the reference queue manager's core operations, as ratios to a deque baseline.
 
-For queue depths of 1,000 and 1,000,000 messages (100-byte bodies, priorities
-spread over 0..7) it times, at the MS-MQDMPR event level:
+For queue depths of 1,000 and 1,000,000 messages (100-byte bodies; default
+priority, and again with priorities spread over 0..7) it times, at the MS-MQDMPR
+event level:
 
     enqueue            Enqueue Message of a pre-built message
     receive            Dequeue Message (no cursor) from the front
@@ -13,7 +14,8 @@ and divides each by the cost of one collections.deque append+popleft pair
 measured in the same run (the machine is shared and noisy: only ratios are
 meaningful).  It also prints the memory per queued message, the growth of each
 operation from depth 1,000 to 1,000,000, and recoverable (SQLite) against
-express enqueue+receive pairs.
+express enqueue+receive pairs.  A dict looked up at random keys of the same depth
+is timed as a control: it shows what the memory hierarchy alone adds at depth.
 
 Run: python benchmarks/bench_reference.py [--quick]
 """
@@ -54,8 +56,13 @@ def new_queue_manager(store=None):
     return qm, queue
 
 
+MIXED = False  # priorities spread over 0..7 instead of the default 3
+
+
 def messages(n, rng, delivery=DeliveryGuarantee.Express):
-    return [Message(BODY, priority=rng.randrange(8), delivery_guarantee=delivery) for _ in range(n)]
+    if MIXED:
+        return [Message(BODY, priority=rng.randrange(8), delivery_guarantee=delivery) for _ in range(n)]
+    return [Message(BODY, delivery_guarantee=delivery) for _ in range(n)]
 
 
 def timed(run, setup=lambda: None) -> float:
@@ -81,6 +88,17 @@ def deque_pair_ns(depth: int) -> float:
             append(item)
             popleft()
     return timed(run)
+
+
+def dict_control_ns(depth: int, rng: random.Random) -> float:
+    """ns per lookup of a dict of `depth` entries at random keys: the cost of cold memory."""
+    table = {key: object() for key in range(depth)}
+
+    def run(keys):
+        get = table.get
+        for key in keys:
+            get(key)
+    return timed(run, lambda: [rng.randrange(depth) for _ in range(OPS)])
 
 
 def measure(depth: int, rng: random.Random) -> dict[str, float]:
@@ -185,20 +203,12 @@ def recoverable_ratio(n: int, synchronous: str, rng: random.Random) -> tuple[flo
     return rates[DeliveryGuarantee.Recoverable], rates[DeliveryGuarantee.Express]
 
 
-def main() -> int:
-    global OPS, REPEATS
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="depths 1,000 and 100,000 only, fewer repeats")
-    args = parser.parse_args()
-    depths = (1_000, 100_000) if args.quick else (1_000, 1_000_000)
-    if args.quick:
-        REPEATS = 3
-    rng = random.Random(1)
+def report(depths, rng) -> None:
     figures = {}
     for depth in depths:
         baseline = deque_pair_ns(depth)
         ops = measure(depth, rng)
-        figures[depth] = (baseline, ops)
+        figures[depth] = (baseline, ops, dict_control_ns(depth, rng))
         print(f"depth {depth:>9,}: deque append+popleft pair = {baseline:7.1f} ns (baseline 1.00)")
         for name, ns in ops.items():
             print(f"  {name:<20} {ns:9.1f} ns  = {ns / baseline:6.1f} x baseline")
@@ -210,6 +220,24 @@ def main() -> int:
         ratio_small = figures[small][1][name] / figures[small][0]
         ratio_large = figures[large][1][name] / figures[large][0]
         print(f"  {name:<20} {ratio_large / ratio_small:5.2f}")
+    control = (figures[large][2] / figures[large][0]) / (figures[small][2] / figures[small][0])
+    print(f"  {'(control: dict get at random keys)':<20} {control:5.2f}")
+
+
+def main() -> int:
+    global OPS, REPEATS, MIXED
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="depths 1,000 and 100,000 only, fewer repeats")
+    args = parser.parse_args()
+    depths = (1_000, 100_000) if args.quick else (1_000, 1_000_000)
+    if args.quick:
+        REPEATS = 3
+    rng = random.Random(1)
+    print("== every message at the default priority (3)")
+    report(depths, rng)
+    MIXED = True
+    print("== priorities spread over 0..7")
+    report(depths, rng)
     per_message = bytes_per_message(100_000, rng)
     print(f"memory per queued 100-byte message: {per_message:,.0f} bytes (target < 1024)")
     for synchronous in ("FULL", "NORMAL"):
