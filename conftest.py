@@ -5,6 +5,8 @@ pytest_plugins = [
     "steps.setup_steps",
     "steps.receive_steps",
     "steps.handle_steps",
+    "steps.packet_steps",
+    "steps.section_steps",
     "steps.pending_steps",
     "steps.transaction_steps",
     "steps.event_steps",

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from pytest_bdd import parsers
 from pytest_bdd.parsers import StepParser
 
 FIELD = re.compile(r'"\{(\w+)\}"|\{(\w+)(?::(\w+))?\}')
@@ -45,3 +46,11 @@ class phrase(StepParser):
 
 
 LABELS = r'"[^"]*"(?:(?:, | and )"[^"]*")*|nothing|no messages'  # "m1", "m2" and "m3"
+
+
+QUOTED = r'"(?P<{}>[^"]*)"'  # a quoted argument that cannot run past its closing quote
+
+
+def regex(pattern: str, *quoted: str):
+    """parsers.re where `{name}` stands for a quoted argument called name."""
+    return parsers.re(pattern.format(**{name: QUOTED.format(name) for name in quoted}))

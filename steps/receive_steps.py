@@ -9,7 +9,7 @@ from pytest_bdd import then, when
 
 from adapters import HRESULT, describe_hresult
 
-from .phrases import LABELS, phrase
+from .phrases import phrase
 from .values import hresult, number
 from .world import MAX_SIZE, Background, World
 
