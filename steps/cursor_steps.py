@@ -26,42 +26,35 @@ from __future__ import annotations
 import re
 import time
 
-from pytest_bdd import given, parsers, then, when
+from pytest_bdd import given, then, when
 
 from adapters import HRESULT, MessageClass, MessageProperties, describe_hresult, queue_format
 
 from .receive_steps import RECEIVE, RR_ACK, start_receive
 from .setup_steps import properties, send
+from .phrases import phrase
 from .values import acknowledgements, labels, number
 from .world import World
 
 REJECTED = number("MQMSG_CLASS_NACK_RECEIVE_REJECTED")
 
 
-def _re(pattern: str):
-    """A full-match regular expression; "{name}" is a quoted name that cannot run past its quote,
-    {name} without quotes is any text."""
-    pattern = re.sub(r'"\{([a-z_]+)\}"', r'"(?P<\1>[^"]+)"', pattern)
-    pattern = re.sub(r"\{([a-z_]+)\}", r"(?P<\1>.+?)", pattern)
-    return parsers.re(pattern)
-
-
 # -- queues and cursors ---------------------------------------------------------------------
 
-@given(_re('no queue "{alias}" exists'))
+@given(phrase('no queue "{alias}" exists'))
 def no_such_queue(world, alias):
     """A name for a queue of this queue manager that was never created."""
     world.queues[alias] = f"DIRECT=OS:{world.pathname(alias)}"
 
 
-@given(_re('"{alias}" is also known by its direct format name as "{other}"'))
+@given(phrase('"{alias}" is also known by its direct format name as "{other}"'))
 def direct_alias(world, alias, other):
     """A second name for the same queue: DIRECT=OS:<computer>\\private$\\<name>."""
     world.queue(alias)
     world.queues[other] = f"DIRECT=OS:{world.pathname(alias)}"
 
 
-@when(_re('cursor "{cursor}" receives in transaction "{tx}"'))
+@when(phrase('cursor "{cursor}" receives in transaction "{tx}"'))
 def cursor_receive_in_transaction(world, cursor, tx):
     """R_StartTransactionalReceive through the cursor, then R_EndTransactionalReceive with RR_ACK."""
     handle, h_cursor = world.cursors[cursor]
@@ -80,7 +73,7 @@ def _prepared(world: World, label: str) -> MessageProperties:
     return prepared[label]
 
 
-@given(_re('message "{label}" is prepared with:'))
+@given(phrase('message "{label}" is prepared with:'))
 def prepare(world, label, datatable):
     row = {"label": label, **{key: value for key, value in datatable}}
     world.notes.setdefault("prepared", {})[label] = properties(world, row)
@@ -206,8 +199,8 @@ _EVENT_PATTERNS = [(re.compile("^" + re.escape(text).replace(r'\{q\}', '([^"]+)'
                     action) for text, action in EVENTS]
 
 
-@given(_re('the prepared message "{label}" {event}'))
-@when(_re('the prepared message "{label}" {event}'))
+@given(phrase('the prepared message "{label}" {event}'))
+@when(phrase('the prepared message "{label}" {event}'))
 def prepared_event(world, label, event):
     props = _prepared(world, label)
     for pattern, action in _EVENT_PATTERNS:
@@ -241,7 +234,7 @@ def _classes(text: str) -> list[int]:
     return [number(part) for part in labels(text)]
 
 
-@then(_re('the acknowledgments of "{label}" in "{alias}" are {classes}'))
+@then(phrase('the acknowledgments of "{label}" in "{alias}" are {classes}'))
 def acknowledgments_are(world, label, alias, classes):
     found = _correlated(world, label, alias)
     actual = [_class_name(m.message_class) for m in found]
@@ -252,7 +245,7 @@ def acknowledgments_are(world, label, alias, classes):
     world.notes["acknowledgment"] = found[-1] if found else None
 
 
-@then(_re('the only message in "{alias}" has class {cls}'))
+@then(phrase('the only message in "{alias}" has class {cls}'))
 def only_message(world, alias, cls):
     messages = world.messages(alias)
     assert len(messages) == 1, f"{alias!r} holds {len(messages)} messages, expected exactly one"
@@ -262,7 +255,7 @@ def only_message(world, alias, cls):
     world.notes["acknowledgment"] = messages[0]
 
 
-@then(_re('the message returned is an acknowledgment of "{label}" with class {cls}'))
+@then(phrase('the message returned is an acknowledgment of "{label}" with class {cls}'))
 def returned_acknowledgment(world, label, cls):
     assert world.status == HRESULT.MQ_OK, f"the call failed: {describe_hresult(world.status)}"
     assert world.decoded is not None, "no message came back"
@@ -274,7 +267,7 @@ def returned_acknowledgment(world, label, cls):
     world.notes["acknowledgment"] = message
 
 
-@then(_re('message "{label}" in "{alias}" has class {cls}'))
+@then(phrase('message "{label}" in "{alias}" has class {cls}'))
 def message_class(world, label, alias, cls):
     found = [m for m in world.messages(alias) if m.label == label]
     assert found, f"{alias!r} holds no message {label!r}"
@@ -348,7 +341,7 @@ def _check(world: World, message, field: str, value: str) -> None:
         raise KeyError(f"unknown acknowledgment field {field!r}")
 
 
-@then(_re("the acknowledgment's {field} is {value}"))
+@then(phrase("the acknowledgment's {field} is {value}"))
 def acknowledgment_field(world, field, value):
     message = world.notes.get("acknowledgment")
     assert message is not None, "no acknowledgment was found by an earlier step"

@@ -16,21 +16,20 @@ quote, so no sentence here can swallow a longer sentence of another module.
 
 from __future__ import annotations
 
-import re
 import threading
 import time
 import uuid
 
-from pytest_bdd import given, parsers, then, when
+from pytest_bdd import given, then, when
 
 from adapters import HRESULT, MessageClass, MessageProperties, describe_hresult, queue_format
 
 from .receive_steps import PEEK_CURRENT, PEEK_NEXT, RECEIVE, start_receive
 from .setup_steps import properties, send
+from .phrases import named
 from .values import labels, number
 from .world import MAX_SIZE, Background, Sent, World
 
-NAME = r'"(?P<{}>[^"]+)"'
 LOOKUP_PEEK_CURRENT = number("MQ_LOOKUP_PEEK_CURRENT")
 UNUSED_LOOKUP_ID = 0x0000FFFFFFFFFFF0  # a sequence number no scenario comes near
 SETTLE = 0.05  # seconds a background call gets to reach the server and block (as in receive_steps)
@@ -39,42 +38,37 @@ CURSOR_READS = {"receives": RECEIVE, "peeks at the current message": PEEK_CURREN
 OTHER_GUID = "7ed43fba-9ad5-4ad3-9e30-27f5bb5eae10"  # the identifier of no queue manager of the suite
 
 
-def _re(pattern: str):
-    """A full-match regular expression; {name} stands for a double-quoted name (no quotes inside)."""
-    return parsers.re(re.sub(r"\{([a-z_]+)\}", lambda m: NAME.format(m.group(1)), pattern))
-
-
 # -- set-up: transactional sends with properties, queues -----------------------------------
 
-@given(_re(r"in transaction {tx}, message {label} is sent to {alias} with:"))
-@when(_re(r"in transaction {tx}, message {label} is sent to {alias} with:"))
+@given(named(r"in transaction {tx}, message {label} is sent to {alias} with:"))
+@when(named(r"in transaction {tx}, message {label} is sent to {alias} with:"))
 def send_in_transaction_with(world: World, tx, label, alias, datatable):
     """A two-column table of message properties, as for `message "m" is sent to "q" with:`."""
     row = {"label": label, **{key: value for key, value in datatable}}
     send(world, alias, properties(world, row), tx)
 
 
-@given(_re(r"in transaction {tx}, message {label} is sent to {alias}"))
-@when(_re(r"in transaction {tx}, message {label} is sent to {alias}"))
+@given(named(r"in transaction {tx}, message {label} is sent to {alias}"))
+@when(named(r"in transaction {tx}, message {label} is sent to {alias}"))
 def send_in_transaction(world: World, tx, label, alias):
     """The send's status is recorded, not required."""
     send(world, alias, MessageProperties(label=label), tx)
 
 
-@given(_re(r"a public queue {alias}"))
+@given(named(r"a public queue {alias}"))
 def a_public_queue(world: World, alias):
     created = world.target.create_queue(f"{world.target.computer_name}\\{world.prefix}-{alias}")
     assert created.hresult == HRESULT.MQ_OK, f"creating public queue {alias!r}: {describe_hresult(created.hresult)}"
     world.queues[alias] = created.format_name
 
 
-@given(_re(r"a queue name {alias} that no queue has"))
+@given(named(r"a queue name {alias} that no queue has"))
 def a_missing_queue(world: World, alias):
     """A direct format name of this queue manager under which no queue was created."""
     world.queues[alias] = f"DIRECT=OS:{world.pathname(alias)}"
 
 
-@when(_re(r"queue {alias} is created again(?: as it was| (?P<caps>with its name in capitals))?"
+@when(named(r"queue {alias} is created again(?: as it was| (?P<caps>with its name in capitals))?"
           r"(?: with a quota of (?P<kilobytes>\d+) KB)?"))
 def create_again(world: World, alias, caps, kilobytes):
     """Create Queue with the path name `alias` was created with (or that name in capitals)."""
@@ -88,14 +82,14 @@ def create_again(world: World, alias, caps, kilobytes):
         world.queues[alias] = out.format_name
 
 
-@given(_re(r"queue {alias} is deleted"))
-@when(_re(r"queue {alias} is deleted"))
+@given(named(r"queue {alias} is deleted"))
+@when(named(r"queue {alias} is deleted"))
 def delete_queue(world: World, alias):
     """Delete Queue (MS-MQDMPR 3.1.7.1.4) through the target's set-up; the status is recorded."""
     world.record(world.target.delete_queue(world.queue(alias)))
 
 
-@when(_re(r'the client creates a queue with the path name "(?P<pathname>[^"]*)"'))
+@when(named(r'the client creates a queue with the path name "(?P<pathname>[^"]*)"'))
 def create_with_pathname(world: World, pathname):
     """`$COMPUTER` stands for the target's computer name, `$PREFIX` for the scenario's queue prefix."""
     pathname = pathname.replace("$COMPUTER", world.target.computer_name).replace("$PREFIX", world.prefix)
@@ -111,7 +105,7 @@ def _format_name(world: World, text: str) -> str:
             .replace("$GUID", str(uuid.UUID(bytes_le=world.target.queue_manager_identifier))))
 
 
-@when(_re(r"message {label} is sent to the format name {text}"))
+@when(named(r"message {label} is sent to the format name {text}"))
 def send_to_format_name(world: World, label, text):
     format_name = _format_name(world, text)
     out = world.target.send(format_name, MessageProperties(label=label))
@@ -119,7 +113,7 @@ def send_to_format_name(world: World, label, text):
     world.sent[label] = Sent(label, format_name, out.message_id)
 
 
-@when(_re(r"one message {label}(?: with a body of (?P<size>\d+) bytes)? is sent through a multiple-element "
+@when(named(r"one message {label}(?: with a body of (?P<size>\d+) bytes)? is sent through a multiple-element "
           r"format name made of:"))
 def send_to_multiple(world: World, label, size, datatable):
     """A table with a `queue` column (direct names of the scenario's queues, in that order)
@@ -141,8 +135,8 @@ def send_to_multiple(world: World, label, size, datatable):
 
 # -- handles and cursors -------------------------------------------------------------------
 
-@given(_re(r"the client opens {alias} with (?P<access>\S+) and (?P<share>\S+) as {handle}"))
-@when(_re(r"the client opens {alias} with (?P<access>\S+) and (?P<share>\S+) as {handle}"))
+@given(named(r"the client opens {alias} with (?P<access>\S+) and (?P<share>\S+) as {handle}"))
+@when(named(r"the client opens {alias} with (?P<access>\S+) and (?P<share>\S+) as {handle}"))
 def open_with_share_mode(world: World, alias, access, share, handle):
     """R_OpenQueue with a dwAccess and a dwShareMode; the status is recorded."""
     out = world.target.open_queue(queue_format(world.queue(alias)), number(access), number(share))
@@ -152,7 +146,7 @@ def open_with_share_mode(world: World, alias, access, share, handle):
         world.handle_queue[handle] = alias
 
 
-@when(_re(r"the client asks for a cursor on {handle} as {cursor}"))
+@when(named(r"the client asks for a cursor on {handle} as {cursor}"))
 def ask_for_cursor(world: World, handle, cursor):
     """R_CreateCursor whose status is recorded rather than required."""
     out = world.target.create_cursor(world.handle(handle))
@@ -161,13 +155,13 @@ def ask_for_cursor(world: World, handle, cursor):
         world.cursors[cursor] = (handle, out.ph_cursor)
 
 
-@when(_re(r"the client closes its cursor {cursor}"))
+@when(named(r"the client closes its cursor {cursor}"))
 def close_cursor(world: World, cursor):
     handle, h_cursor = world.cursors[cursor]
     world.record(world.target.close_cursor(world.handle(handle), h_cursor))
 
 
-@when(_re(r"the client purges the queue through {handle}"))
+@when(named(r"the client purges the queue through {handle}"))
 def purge(world: World, handle):
     """R_PurgeQueue; the status is recorded."""
     world.record(world.target.purge_queue(world.handle(handle)))
@@ -192,14 +186,14 @@ def _background(world: World, request: str, handle: str, call) -> None:
     time.sleep(SETTLE)
 
 
-@when(_re(r"in the background, the client peeks at {handle} with a time-out of (?P<timeout>\S+) ms as {request}"))
+@when(named(r"in the background, the client peeks at {handle} with a time-out of (?P<timeout>\S+) ms as {request}"))
 def peek_in_background(world: World, handle, timeout, request):
     context, ul_timeout = world.handle(handle), number(timeout)
     _background(world, request, handle, lambda request_id: world.target.start_receive(
         context, 0, 0, PEEK_CURRENT, ul_timeout, request_id, MAX_SIZE, MAX_SIZE))
 
 
-@when(_re(r"in the background, cursor {cursor} (?P<read>receives|peeks at the current message|"
+@when(named(r"in the background, cursor {cursor} (?P<read>receives|peeks at the current message|"
           r"peeks at the next message) with a time-out of (?P<timeout>\S+) ms as {request}"))
 def cursor_read_in_background(world: World, cursor, read, timeout, request):
     """A receive through the cursor stays two-phase until the scenario ends it."""
@@ -211,7 +205,7 @@ def cursor_read_in_background(world: World, cursor, read, timeout, request):
 
 # -- reads left pending, lookups, request ids ---------------------------------------------------
 
-@when(_re(r"the client starts a lookup receive of {label} with (?P<action>\S+) on {handle}"
+@when(named(r"the client starts a lookup receive of {label} with (?P<action>\S+) on {handle}"
           r"(?: in transaction {tx})? as {request}"))
 def start_lookup_receive(world: World, label, action, handle, tx, request):
     """A lookup receive that stays pending until the scenario ends it."""
@@ -220,32 +214,32 @@ def start_lookup_receive(world: World, label, action, handle, tx, request):
     world.requests[request] = (handle, request_id)
 
 
-@when(_re(r"in transaction {tx}, the client starts a receive on {handle} as {request}"))
+@when(named(r"in transaction {tx}, the client starts a receive on {handle} as {request}"))
 def start_transactional_receive(world: World, tx, handle, request):
     """R_StartTransactionalReceive of the first message, left for R_EndTransactionalReceive."""
     out, request_id = start_receive(world, handle, transaction=tx)
     world.requests[request] = (handle, request_id)
 
 
-@when(_re(r"the client peeks at the lookup id of {label} with high byte (?P<byte>\S+) on {handle}"))
+@when(named(r"the client peeks at the lookup id of {label} with high byte (?P<byte>\S+) on {handle}"))
 def peek_with_high_byte(world: World, label, byte, handle):
     """MQ_LOOKUP_PEEK_CURRENT with the message's sequence number under a chosen high byte."""
     low = world.lookup_id(label) & 0x00FFFFFFFFFFFFFF
     start_receive(world, handle, lookup_id=(number(byte) << 56) | low, ul_action=LOOKUP_PEEK_CURRENT)
 
 
-@when(_re(r"the client calls (?P<action>\S+) with a lookup id no message has on {handle}"))
+@when(named(r"the client calls (?P<action>\S+) with a lookup id no message has on {handle}"))
 def lookup_unknown(world: World, action, handle):
     start_receive(world, handle, lookup_id=UNUSED_LOOKUP_ID, ul_action=number(action))
 
 
-@when(_re(r"a peek is made on {handle} under the request id of {request}"))
+@when(named(r"a peek is made on {handle} under the request id of {request}"))
 def peek_reusing_request_id(world: World, handle, request):
     """A peek without time-out that presents the dwRequestId of an earlier request."""
     start_receive(world, handle, ul_action=PEEK_CURRENT, dw_request_id=world.requests[request][1])
 
 
-@when(_re(r"the client cancels request id (?P<request_id>\d+) on {handle}"))
+@when(named(r"the client cancels request id (?P<request_id>\d+) on {handle}"))
 def cancel_request_id(world: World, request_id, handle):
     """R_CancelReceive with a dwRequestId the scenario chose."""
     world.record(world.target.cancel_receive(world.handle(handle), int(request_id)))
@@ -253,7 +247,7 @@ def cancel_request_id(world: World, request_id, handle):
 
 # -- checks ------------------------------------------------------------------------------------
 
-@then(_re(r"the background call {request} is still waiting"))
+@then(named(r"the background call {request} is still waiting"))
 def still_waiting(world: World, request):
     job = world.background[request]
     job.thread.join(timeout=0.02)
@@ -280,7 +274,7 @@ def _class_name(value: int) -> str:
         return f"0x{value:04X}"
 
 
-@then(_re(r"the messages in {alias} are, front to back:"))
+@then(named(r"the messages in {alias} are, front to back:"))
 def messages_are(world: World, alias, datatable):
     """Columns (any of): label; class (a MQMSG_CLASS_ name); for (the label of the message an
     acknowledgment answers, found through its correlation identifier)."""
@@ -296,7 +290,7 @@ def messages_are(world: World, alias, datatable):
     assert actual == expected, f"{alias!r} holds {actual}, expected {expected} (columns {header})"
 
 
-@then(_re(r"the sequence ids of (?P<names>.+) follow one another"))
+@then(named(r"the sequence ids of (?P<names>.+) follow one another"))
 def consecutive_sequence_ids(world: World, names):
     wanted = labels(names)
     world.learn_sequence_ids()
@@ -306,7 +300,7 @@ def consecutive_sequence_ids(world: World, names):
     assert all(b == a + 1 for a, b in zip(ids, ids[1:])), f"sequence ids of {wanted} are {ids}, expected n, n+1, ..."
 
 
-@then(_re(r"the cursors (?P<names>.+) all have different handles"))
+@then(named(r"the cursors (?P<names>.+) all have different handles"))
 def distinct_cursor_handles(world: World, names):
     handles = [world.cursors[name][1] for name in labels(names)]
     assert all(handles), f"a cursor handle is zero: {handles}"

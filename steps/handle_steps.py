@@ -15,7 +15,7 @@ from pytest_bdd import given, parsers, then, when
 from adapters import HRESULT, QueueFormat, describe_hresult, queue_format
 
 from .names import CUSTOMER_BIT, expand, guid, queue_argument, queue_format_from_text, value
-from .phrases import regex
+from .phrases import named
 from .world import World
 
 
@@ -66,16 +66,16 @@ def _keep_handle(world: World, handle: str, out, queue_text: str | None) -> None
             world.handle_queue[handle] = queue_text
 
 
-@when(regex(r"^R_OpenQueue is called as {handle} with:$", "handle"))
-@given(regex(r"^R_OpenQueue is called as {handle} with:$", "handle"))
+@when(named(r"^R_OpenQueue is called as {handle} with:$"))
+@given(named(r"^R_OpenQueue is called as {handle} with:$"))
 def r_open_queue(world, handle, datatable):
     out = world.target.open_queue(**_open_arguments(world, datatable, move=False))
     world.record(out)
     _keep_handle(world, handle, out, dict(zip(datatable[0], datatable[1])).get("pQueueFormat"))
 
 
-@when(regex(r"^R_OpenQueueForMove is called as {handle} with:$", "handle"))
-@given(regex(r"^R_OpenQueueForMove is called as {handle} with:$", "handle"))
+@when(named(r"^R_OpenQueueForMove is called as {handle} with:$"))
+@given(named(r"^R_OpenQueueForMove is called as {handle} with:$"))
 def r_open_queue_for_move(world, handle, datatable):
     out = world.target.open_queue_for_move(**_open_arguments(world, datatable, move=True))
     world.record(out)
@@ -84,7 +84,7 @@ def r_open_queue_for_move(world, handle, datatable):
         world.move_contexts[handle] = out.p_move_context
 
 
-@when(regex(r"^the format name {name} is opened with (?P<access>\S+) as {handle}$", "name", "handle"))
+@when(named(r"^the format name {name} is opened with (?P<access>\S+) as {handle}$"))
 def open_format_name(world, name, access, handle):
     """R_OpenQueue for a format-name template, MQ_DENY_NONE, default client arguments."""
     out = world.target.open_queue(queue_format_from_text(expand(world, name)), value(access),
@@ -93,7 +93,7 @@ def open_format_name(world, name, access, handle):
     _keep_handle(world, handle, out, None)
 
 
-@then(regex(r"^{handle} is a usable queue handle$", "handle"))
+@then(named(r"^{handle} is a usable queue handle$"))
 def usable_handle(world, handle):
     """Not NULL, and the server accepts it: a cursor can be created on it and closed again."""
     context = world.handle(handle)
@@ -105,25 +105,25 @@ def usable_handle(world, handle):
     assert closed == HRESULT.MQ_OK, f"R_CloseCursor on {handle!r}: {describe_hresult(closed)}"
 
 
-@then(regex(r"^the handles {first} and {second} are not the same$", "first", "second"))
+@then(named(r"^the handles {first} and {second} are not the same$"))
 def handles_differ(world, first, second):
     assert world.handle(first) != world.handle(second), f"{first!r} and {second!r} are the same context handle"
 
 
-@then(regex(r"^the move context of {handle} is not zero$", "handle"))
+@then(named(r"^the move context of {handle} is not zero$"))
 def move_context_nonzero(world, handle):
     assert world.move_contexts.get(handle), f"pMoveContext of {handle!r} is {world.move_contexts.get(handle)!r}"
 
 
-@when(regex(r"^the client moves {label} from {source} through the move context of {target}$", "label", "source", "target"))
+@when(named(r"^the client moves {label} from {source} through the move context of {target}$"))
 def move_through_context(world, label, source, target):
     """R_MoveMessage without a transaction, addressing the destination by its pMoveContext."""
     world.record(world.target.move_message(world.handle(source), world.move_contexts[target],
                                            world.lookup_id(label), None))
 
 
-@when(regex(r"^the client moves {label} from {source} through the move context of {target} "
-          r"inside transaction {tx}$", "label", "source", "target", "tx"))
+@when(named(r"^the client moves {label} from {source} through the move context of {target} "
+            r"inside transaction {tx}$"))
 def move_through_context_in_transaction(world, label, source, target, tx):
     world.record(world.target.move_message(world.handle(source), world.move_contexts[target],
                                            world.lookup_id(label), world.transactions[tx]))
@@ -131,8 +131,8 @@ def move_through_context_in_transaction(world, label, source, target, tx):
 
 # -- R_CloseQueue, R_CreateCursor, R_CloseCursor, R_PurgeQueue, R_GetServerPort ---------------
 
-@when(regex(r"^R_CloseQueue is called on {handle}$", "handle"))
-@given(regex(r"^R_CloseQueue is called on {handle}$", "handle"))
+@when(named(r"^R_CloseQueue is called on {handle}$"))
+@given(named(r"^R_CloseQueue is called on {handle}$"))
 def r_close_queue(world, handle):
     world.record(world.target.close_queue(world.handle(handle)))
 
@@ -143,7 +143,7 @@ def context_handle_null(world):
     assert returned == NULL_HANDLE, f"pphContext came back as {returned!r}, expected NULL (20 zero bytes)"
 
 
-@when(regex(r"^R_CreateCursor is called on {handle} as {cursor}$", "handle", "cursor"))
+@when(named(r"^R_CreateCursor is called on {handle} as {cursor}$"))
 def r_create_cursor(world, handle, cursor):
     out = world.target.create_cursor(world.handle(handle))
     world.record(out)
@@ -151,19 +151,19 @@ def r_create_cursor(world, handle, cursor):
         world.cursors[cursor] = (handle, out.ph_cursor)
 
 
-@then(regex(r"^cursor {cursor} has a nonzero handle$", "cursor"))
+@then(named(r"^cursor {cursor} has a nonzero handle$"))
 def cursor_nonzero(world, cursor):
     assert cursor in world.cursors, f"no cursor {cursor!r} was created"
     assert world.cursors[cursor][1] != 0, f"phCursor of {cursor!r} is 0"
 
 
-@then(regex(r"^cursors {first} and {second} have different handles$", "first", "second"))
+@then(named(r"^cursors {first} and {second} have different handles$"))
 def cursors_differ(world, first, second):
     assert world.cursors[first][1] != world.cursors[second][1], \
         f"{first!r} and {second!r} share the cursor handle {world.cursors[first][1]}"
 
 
-@given(regex(r"^{cursor} is a cursor handle the server never issued on {handle}$", "cursor", "handle"))
+@given(named(r"^{cursor} is a cursor handle the server never issued on {handle}$"))
 def forged_cursor(world, cursor, handle):
     taken = {h for _, h in world.cursors.values()}
     forged = 0x0BAD_C0DE
@@ -172,12 +172,12 @@ def forged_cursor(world, cursor, handle):
     world.cursors[cursor] = (handle, forged)
 
 
-@when(regex(r"^R_CloseCursor is called on {handle} for {cursor}$", "handle", "cursor"))
+@when(named(r"^R_CloseCursor is called on {handle} for {cursor}$"))
 def r_close_cursor(world, handle, cursor):
     world.record(world.target.close_cursor(world.handle(handle), world.cursors[cursor][1]))
 
 
-@when(regex(r"^R_PurgeQueue is called on {handle}$", "handle"))
+@when(named(r"^R_PurgeQueue is called on {handle}$"))
 def r_purge_queue(world, handle):
     world.record(world.target.purge_queue(world.handle(handle)))
 
@@ -229,7 +229,7 @@ def new_queue_opens(world):
 
 
 
-@given(regex(r"^a QUEUE_FORMAT {name} with:$", "name"))
+@given(named(r"^a QUEUE_FORMAT {name} with:$"))
 def spelled_queue_format(world, name, datatable):
     """A QUEUE_FORMAT built field by field (MS-MQMQ 2.2.7); `identifier` is read by m_qft."""
     fields = {key.strip(): expand(world, text.strip()) for key, text in datatable}

@@ -19,7 +19,7 @@ from adapters import HRESULT, MessageProperties, describe_hresult
 from .names import expand, value
 from .packet_checks import Spliced, align4, check_records, direct_name, judge_split, private_name, public_name
 from .packet_reader import DecodedMessage, _Decoder, read_sections
-from .phrases import regex
+from .phrases import named
 from .setup_steps import properties, send
 from .values import acknowledgements, labels
 from .world import MAX_SIZE, Sent, World
@@ -39,8 +39,8 @@ EXTRA_PROPERTIES = {
 }
 
 
-@when(regex(r"^message {label} is sent to {alias} carrying:$", "label", "alias"))
-@given(regex(r"^message {label} is sent to {alias} carrying:$", "label", "alias"))
+@when(named(r"^message {label} is sent to {alias} carrying:$"))
+@given(named(r"^message {label} is sent to {alias} carrying:$"))
 def send_carrying(world, label, alias, datatable):
     """Like `... is sent to ... with:` plus the properties of EXTRA_PROPERTIES, a `label` row that
     may hold template tokens (long labels), and a `transaction` row.  The queue may also be a
@@ -71,7 +71,7 @@ def send_carrying(world, label, alias, datatable):
     world.notes.setdefault("labels", {})[label] = actual_label
 
 
-@when(regex(r"^a message is sent to the format name {name}$", "name"))
+@when(named(r"^a message is sent to the format name {name}$"))
 def send_to_format_name(world, name):
     """The set-up send to a format-name template; the send steps of setup_steps check the result."""
     text = expand(world, name)
@@ -82,7 +82,7 @@ def send_to_format_name(world, name):
 
 # -- reading packets --------------------------------------------------------------------------
 
-@when(regex(r"^every message in {alias} is peeked$", "alias"))
+@when(named(r"^every message in {alias} is peeked$"))
 def peek_every(world, alias):
     """Keep the packet of each message of the queue, by label, for `the packet of "x" ...`."""
     out = world.target.read_queue(world.queue(alias))
@@ -387,7 +387,7 @@ def transaction_header(world, datatable, label=None):
         assert actual[field] == value(text), f"TransactionHeader.{field} is {actual[field]}, expected {text.strip()}"
 
 
-@then(regex(r"^the packets of {first} and {second} carry different TransactionHeader ids$", "first", "second"))
+@then(named(r"^the packets of {first} and {second} carry different TransactionHeader ids$"))
 def transaction_ids_differ(world, first, second):
     ids = []
     for label in (first, second):

@@ -51,6 +51,6 @@ LABELS = r'"[^"]*"(?:(?:, | and )"[^"]*")*|nothing|no messages'  # "m1", "m2" an
 QUOTED = r'"(?P<{}>[^"]*)"'  # a quoted argument that cannot run past its closing quote
 
 
-def regex(pattern: str, *quoted: str):
-    """parsers.re where `{name}` stands for a quoted argument called name."""
-    return parsers.re(pattern.format(**{name: QUOTED.format(name) for name in quoted}))
+def named(pattern: str):
+    """A full-match regular expression where `{name}` stands for a quoted argument called name."""
+    return parsers.re(re.sub(r"\{([a-z_]+)\}", lambda match: QUOTED.format(match.group(1)), pattern))

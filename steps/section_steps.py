@@ -10,12 +10,12 @@ from adapters import HRESULT, describe_hresult
 
 from .names import SECTION_TYPES, value
 from .packet_reader import read_sections
-from .phrases import regex
+from .phrases import named
 from .world import MAX_SIZE, World
 
 # -- acknowledgments ---------------------------------------------------------------------------
 
-@then(regex(r"^an acknowledgment of class (?P<cls>\S+) for {label} is in {alias}$", "label", "alias"))
+@then(named(r"^an acknowledgment of class (?P<cls>\S+) for {label} is in {alias}$"))
 def acknowledgment_present(world, cls, label, alias):
     """Some message of that class in the admin queue whose CorrelationID is the MessageIdentifier
     of the message (MS-MQMQ 2.2.19.3)."""
@@ -30,7 +30,7 @@ def acknowledgment_present(world, cls, label, alias):
         assert not message.violations, f"the acknowledgment breaks layout rules: {message.violations}"
 
 
-@then(regex(r"^no acknowledgment for {label} is in {alias}$", "label", "alias"))
+@then(named(r"^no acknowledgment for {label} is in {alias}$"))
 def acknowledgment_absent(world, label, alias):
     expected = bytes(world.sent[label].message_id)
     found = [f"0x{m.message_class:04X}" for m in world.messages(alias) if bytes(m.correlation_id) == expected]
@@ -39,7 +39,7 @@ def acknowledgment_absent(world, label, alias):
 
 # -- section buffers (MS-MQRR 2.2.6) -----------------------------------------------------------
 
-@when(regex(r"^the client peeks at {handle} with at most (?P<limit>\d+) body bytes$", "handle"))
+@when(named(r"^the client peeks at {handle} with at most (?P<limit>\d+) body bytes$"))
 def peek_with_limit(world, handle, limit):
     """R_StartReceive (peek current) with dwMaxBodySize = dwMaxCompoundMessageSize = limit."""
     limit = int(limit)

@@ -28,17 +28,17 @@ a quote, so no sentence here swallows a longer sentence of another module.
 from __future__ import annotations
 
 import os
-import re
 import threading
 import time
 
-from pytest_bdd import given, parsers, then, when
+from pytest_bdd import given, then, when
 
 from adapters import HRESULT, MessageProperties, SectionType, describe_hresult, queue_format
 
 from .packet_reader import read_sections
 from .receive_steps import _argument, start_receive
 from .setup_steps import MESSAGE_COLUMNS, properties as table_properties, send
+from .phrases import named
 from .values import labels, number
 from .world import MAX_SIZE, Background, World
 
@@ -69,12 +69,6 @@ FIELDS = {
     "last-in-transaction flag": ("last_in_transaction", lambda text: text == "set"),
 }
 
-Q = r'"(?P<{}>[^"]+)"'  # a quoted name that cannot run past its closing quote
-
-
-def _re(pattern: str):
-    """A full-match regular expression; {name} stands for a quoted name called name."""
-    return parsers.re(re.sub(r"\{([a-z_]+)\}", lambda m: Q.format(m.group(1)), pattern))
 
 
 def _ok(status: int, what: str) -> None:
@@ -128,13 +122,13 @@ def _commit_all(world: World, alias: str, messages: list[MessageProperties]) -> 
 
 # -- transactions ----------------------------------------------------------------------------
 
-@given(_re(r"the client begins transaction {tx}"))
-@when(_re(r"the client begins transaction {tx}"))
+@given(named(r"the client begins transaction {tx}"))
+@when(named(r"the client begins transaction {tx}"))
 def begin_transaction(world, tx):
     world.transactions[tx] = world.target.begin_transaction()
 
 
-@given(_re(r"an XACTUOW {tx} that the queue manager has never seen"))
+@given(named(r"an XACTUOW {tx} that the queue manager has never seen"))
 def unknown_uow(world, tx):
     world.transactions[tx] = os.urandom(16)
 
@@ -144,13 +138,13 @@ def _enlist(world: World, uow: bytes, p_queue_format) -> None:
                                                            p_queue_format))
 
 
-@given(_re(r"the client enlists transaction {tx} with R_QMEnlistRemoteTransaction"))
-@when(_re(r"the client enlists transaction {tx} with R_QMEnlistRemoteTransaction"))
+@given(named(r"the client enlists transaction {tx} with R_QMEnlistRemoteTransaction"))
+@when(named(r"the client enlists transaction {tx} with R_QMEnlistRemoteTransaction"))
 def enlist(world, tx):
     _enlist(world, _uow(world, tx), None)
 
 
-@when(_re(r"the client enlists transaction {tx} with R_QMEnlistRemoteTransaction and pQueueFormat "
+@when(named(r"the client enlists transaction {tx} with R_QMEnlistRemoteTransaction and pQueueFormat "
           r'(?P<queue>NULL|"[^"]+"|of a queue that does not exist)'))
 def enlist_with_format(world, tx, queue):
     """pQueueFormat is NULL, the QUEUE_FORMAT of a queue alias, or one that names no queue."""
@@ -168,37 +162,37 @@ def enlist_zero(world):
     _enlist(world, ZERO_UOW, None)
 
 
-@given(_re(r"the client sends (?P<names>.+) to {alias} in transaction {tx}"))
-@when(_re(r"the client sends (?P<names>.+) to {alias} in transaction {tx}"))
+@given(named(r"the client sends (?P<names>.+) to {alias} in transaction {tx}"))
+@when(named(r"the client sends (?P<names>.+) to {alias} in transaction {tx}"))
 def send_in_transaction(world, names, alias, tx):
     for label in labels(names):
         _send_ok(world, alias, MessageProperties(label=label), tx)
 
 
-@given(_re(r"the client sends these messages to {alias} in transaction {tx}:"))
-@when(_re(r"the client sends these messages to {alias} in transaction {tx}:"))
+@given(named(r"the client sends these messages to {alias} in transaction {tx}:"))
+@when(named(r"the client sends these messages to {alias} in transaction {tx}:"))
 def send_table_in_transaction(world, alias, tx, datatable):
     for props in _rows(world, datatable):
         _send_ok(world, alias, props, tx)
 
 
-@given(_re(r"messages (?P<names>.+) were committed to {alias}"))
+@given(named(r"messages (?P<names>.+) were committed to {alias}"))
 def committed_messages(world, names, alias):
     _commit_all(world, alias, [MessageProperties(label=label) for label in labels(names)])
 
 
-@given(_re(r"these messages were committed to {alias}:"))
+@given(named(r"these messages were committed to {alias}:"))
 def committed_table(world, alias, datatable):
     _commit_all(world, alias, _rows(world, datatable))
 
 
-@given(_re(r"these messages were sent to {alias}:"))
+@given(named(r"these messages were sent to {alias}:"))
 def sent_table(world, alias, datatable):
     for props in _rows(world, datatable):
         _send_ok(world, alias, props)
 
 
-@when(_re(r"a message labelled with (?P<count>\d+) characters is sent to {alias}"))
+@when(named(r"a message labelled with (?P<count>\d+) characters is sent to {alias}"))
 def send_long_label(world, count, alias):
     send(world, alias, MessageProperties(label="L" * int(count)))
 
@@ -211,40 +205,40 @@ def _public(world: World, alias: str, **attributes) -> None:
     world.queues[alias] = created.format_name
 
 
-@given(_re(r"a public transactional queue {alias}"))
+@given(named(r"a public transactional queue {alias}"))
 def public_transactional_queue(world, alias):
     _public(world, alias, transactional=True)
 
 
-@given(_re(r"a public queue {alias} with a quota of (?P<kilobytes>\d+) KB"))
+@given(named(r"a public queue {alias} with a quota of (?P<kilobytes>\d+) KB"))
 def public_queue_with_quota(world, alias, kilobytes):
     _public(world, alias, quota=int(kilobytes))
 
 
-@given(_re(r"the handle {handle} has been closed with R_CloseQueue"))
-@when(_re(r"the handle {handle} has been closed with R_CloseQueue"))
+@given(named(r"the handle {handle} has been closed with R_CloseQueue"))
+@when(named(r"the handle {handle} has been closed with R_CloseQueue"))
 def close_handle(world, handle):
     """Close it but keep its value, so that later calls can present the stale handle."""
     _ok(world.target.close_queue(world.handle(handle)).hresult, f"R_CloseQueue of {handle!r}")
 
 
-@given(_re(r"a queue handle {handle} that no R_OpenQueue returned"))
+@given(named(r"a queue handle {handle} that no R_OpenQueue returned"))
 def forged_handle(world, handle):
     """20 bytes shaped like a QUEUE_CONTEXT_HANDLE_NOSERIALIZE (MS-MQRR 2.2.4.1) that the server never issued."""
     world.handles[handle] = bytes(4) + os.urandom(16)
 
 
-@given(_re(r"the client keeps a copy of handle {handle}"))
+@given(named(r"the client keeps a copy of handle {handle}"))
 def keep_handle(world, handle):
     world.notes.setdefault("kept handles", {})[handle] = world.handle(handle)
 
 
-@when(_re(r"the client uses the handle {handle} from before the restart"))
+@when(named(r"the client uses the handle {handle} from before the restart"))
 def reuse_handle(world, handle):
     world.handles[handle] = world.notes["kept handles"][handle]
 
 
-@when(_re(r"the client purges the queue behind {handle}"))
+@when(named(r"the client purges the queue behind {handle}"))
 def purge(world, handle):
     world.record(world.target.purge_queue(world.handle(handle)))
     _ok(world.status, f"R_PurgeQueue on {handle!r}")
@@ -261,20 +255,20 @@ def _move_context(world: World, handle: str) -> int:
     return world.move_contexts[handle]
 
 
-@given(_re(r"the client moves {label} from {source} to {destination} without a transaction"))
-@when(_re(r"the client moves {label} from {source} to {destination} without a transaction"))
+@given(named(r"the client moves {label} from {source} to {destination} without a transaction"))
+@when(named(r"the client moves {label} from {source} to {destination} without a transaction"))
 def move_plain(world, label, source, destination):
     """pTransactionId points to an all-zero XACTUOW (MS-MQRR 3.1.4.10)."""
     _move(world, label, source, _move_context(world, destination), ZERO_UOW)
 
 
-@given(_re(r"the client moves {label} from {source} to {destination} in transaction {tx}"))
-@when(_re(r"the client moves {label} from {source} to {destination} in transaction {tx}"))
+@given(named(r"the client moves {label} from {source} to {destination} in transaction {tx}"))
+@when(named(r"the client moves {label} from {source} to {destination} in transaction {tx}"))
 def move_in_transaction(world, label, source, destination, tx):
     _move(world, label, source, _move_context(world, destination), _uow(world, tx))
 
 
-@when(_re(r"the client moves {label} from {source} to a move context that was never issued"))
+@when(named(r"the client moves {label} from {source} to a move context that was never issued"))
 def move_to_unknown(world, label, source):
     value = NEVER_ISSUED_MOVE_CONTEXT
     while value in world.move_contexts.values():
@@ -288,7 +282,7 @@ CALL_COLUMNS = {"LookupId": "lookup_id", "hCursor": "h_cursor", "ulAction": "ul_
                 "dwMaxBodySize": "dw_max_body_size", "dwMaxCompoundMessageSize": "dw_max_compound_message_size"}
 
 
-@when(_re(r"the client starts R_StartTransactionalReceive on {handle} in transaction {tx} as {request} with:"))
+@when(named(r"the client starts R_StartTransactionalReceive on {handle} in transaction {tx} as {request} with:"))
 def start_transactional_as(world, handle, tx, request, datatable):
     """One call whose omitted arguments are 0 (MQ_ACTION_RECEIVE) and the largest sizes; named for the End."""
     header, row = datatable[0], datatable[1]
@@ -304,7 +298,7 @@ def start_transactional_as(world, handle, tx, request, datatable):
                                       arguments.get("dw_max_compound_message_size", MAX_SIZE))
 
 
-@when(_re(r"the client takes the front message of {handle} in transaction {tx} as {request}"))
+@when(named(r"the client takes the front message of {handle} in transaction {tx} as {request}"))
 def take_front(world, handle, tx, request):
     """R_StartTransactionalReceive with MQ_ACTION_RECEIVE, no cursor and no time-out."""
     _uow(world, tx)
@@ -312,7 +306,7 @@ def take_front(world, handle, tx, request):
     world.requests[request] = (handle, request_id)
 
 
-@when(_re(r"the client calls R_StartTransactionalReceive on {handle} with (?P<action>\w+) and no transaction "
+@when(named(r"the client calls R_StartTransactionalReceive on {handle} with (?P<action>\w+) and no transaction "
           r"as {request}"))
 def start_without_transaction(world, handle, action, request):
     request_id = world.request_id()
@@ -321,7 +315,7 @@ def start_without_transaction(world, handle, action, request):
     world.requests[request] = (handle, request_id)
 
 
-@when(_re(r"the client starts a transactional receive on {handle} in transaction {tx} that waits up to "
+@when(named(r"the client starts a transactional receive on {handle} in transaction {tx} that waits up to "
           r"(?P<timeout>\w+) ms in the background as {request}"))
 def wait_in_transaction(world, handle, tx, timeout, request):
     uow, ul_timeout, context = _uow(world, tx), number(timeout), world.handle(handle)
@@ -342,7 +336,7 @@ def wait_in_transaction(world, handle, tx, timeout, request):
     assert job.thread.is_alive(), f"{request!r} did not wait: {describe_hresult(getattr(job.result, 'hresult', 0))}"
 
 
-@when(_re(r"the client ends transactional request id (?P<request_id>\d+) on {handle} with (?P<ack>\w+)"))
+@when(named(r"the client ends transactional request id (?P<request_id>\d+) on {handle} with (?P<ack>\w+)"))
 def end_transactional_raw(world, request_id, handle, ack):
     """R_EndTransactionalReceive with a dwRequestId the scenario picks."""
     world.record(world.target.end_transactional_receive(world.handle(handle), number(ack), int(request_id)))
@@ -350,7 +344,7 @@ def end_transactional_raw(world, request_id, handle, ack):
 
 # -- R_SetUserAcknowledgementClass ---------------------------------------------------------------
 
-@when(_re(r"the client sets the acknowledgement class of {label} on {handle} to (?P<us_class>\w+)"))
+@when(named(r"the client sets the acknowledgement class of {label} on {handle} to (?P<us_class>\w+)"))
 def set_class(world, label, handle, us_class):
     world.record(world.target.set_user_acknowledgement_class(world.handle(handle), world.lookup_id(label),
                                                               number(us_class)))
@@ -358,8 +352,8 @@ def set_class(world, label, handle, us_class):
 
 # -- what a scenario notes down ----------------------------------------------------------------
 
-@given(_re(r"the sequence ids of the messages in {alias} are noted"))
-@when(_re(r"the sequence ids of the messages in {alias} are noted"))
+@given(named(r"the sequence ids of the messages in {alias} are noted"))
+@when(named(r"the sequence ids of the messages in {alias} are noted"))
 def note_sequence_ids(world, alias):
     """pSequenceId of every message a peek walk sees, by label (World.sequence_ids keeps only the first)."""
     out = world.target.read_queue(world.queue(alias))
@@ -379,20 +373,20 @@ def _noted(world: World, names: str) -> list[int]:
     return [noted[label] for label in labels(names)]
 
 
-@then(_re(r"the noted sequence ids of (?P<names>.+) increase in that order"))
+@then(named(r"the noted sequence ids of (?P<names>.+) increase in that order"))
 def noted_increase(world, names):
     ids = _noted(world, names)
     assert all(a < b for a, b in zip(ids, ids[1:])), \
         f"the sequence ids of {labels(names)} are {[hex(i) for i in ids]}, expected them to increase"
 
 
-@then(_re(r"the noted sequence ids of (?P<names>.+) are all different"))
+@then(named(r"the noted sequence ids of (?P<names>.+) are all different"))
 def noted_distinct(world, names):
     ids = _noted(world, names)
     assert len(set(ids)) == len(ids), f"the sequence ids of {labels(names)} repeat: {[hex(i) for i in ids]}"
 
 
-@then(_re(r"pSequenceId is the noted sequence id of {label}"))
+@then(named(r"pSequenceId is the noted sequence id of {label}"))
 def sequence_id_is_noted(world, label):
     assert world.status == HRESULT.MQ_OK, f"the call failed: {describe_hresult(world.status)}"
     [expected] = _noted(world, f'"{label}"')
@@ -401,7 +395,7 @@ def sequence_id_is_noted(world, label):
     assert actual == expected, f"pSequenceId is 0x{actual:X}, a peek reported 0x{expected:X} for {label!r}"
 
 
-@then(_re(r"pdwArriveTime is the arrival time a peek reported for {label}"))
+@then(named(r"pdwArriveTime is the arrival time a peek reported for {label}"))
 def arrive_time_is_noted(world, label):
     assert world.status == HRESULT.MQ_OK, f"the call failed: {describe_hresult(world.status)}"
     expected = world.notes.get("noted arrival times", {}).get(label)
@@ -433,7 +427,7 @@ def whole_packet(world):
     assert not world.decoded.violations, "the packet breaks layout rules:\n  " + "\n  ".join(world.decoded.violations)
 
 
-@then(_re(r"the packet came back split after (?P<count>\d+) body bytes into (?P<first>\w+) and (?P<second>\w+)"))
+@then(named(r"the packet came back split after (?P<count>\d+) body bytes into (?P<first>\w+) and (?P<second>\w+)"))
 def split_packet(world, count, first, second):
     sections = _sections(world)
     kinds = [s.section_buffer_type for s in sections]
@@ -443,7 +437,7 @@ def split_packet(world, count, first, second):
         f"the first section carries {len(world.decoded.body)} body bytes, expected {count}"
 
 
-@then(_re(r"pdwNumberOfSections counts the (?P<count>\d+) sections? returned"))
+@then(named(r"pdwNumberOfSections counts the (?P<count>\d+) sections? returned"))
 def section_count(world, count):
     out = world.last
     sections = len(_sections(world))
@@ -452,7 +446,7 @@ def section_count(world, count):
     assert sections == int(count), f"{sections} sections came back, expected {count}"
 
 
-@then(_re(r"the returned TimeToReachQueue is the SentTime plus (?P<seconds>\d+) seconds"))
+@then(named(r"the returned TimeToReachQueue is the SentTime plus (?P<seconds>\d+) seconds"))
 def time_to_reach_queue(world, seconds):
     _sections(world)
     decoded = world.decoded
@@ -468,13 +462,13 @@ def send_not_accepted(world):
         "the send was accepted and the message enqueued; expected a refusal"
 
 
-@then(_re(r"the messages in {alias} are (?P<names>.+) in any order"))
+@then(named(r"the messages in {alias} are (?P<names>.+) in any order"))
 def messages_any_order(world, alias, names):
     actual, expected = sorted(world.labels(alias)), sorted(labels(names))
     assert actual == expected, f"{alias!r} holds {actual}, expected {expected} (in any order)"
 
 
-@then(_re(r"the label of the only message in {alias} has (?P<count>\d+) characters"))
+@then(named(r"the label of the only message in {alias} has (?P<count>\d+) characters"))
 def only_label_length(world, alias, count):
     found = world.labels(alias)
     assert len(found) == 1, f"{alias!r} holds {len(found)} messages, expected exactly one"
@@ -488,7 +482,7 @@ def _copies(world: World, alias: str, label: str) -> list:
     return [m for m in world.messages(alias) if m.label == label and m.message_id == ordinal]
 
 
-@then(_re(r"{alias} keeps a copy of {label} of class (?P<cls>\w+)"))
+@then(named(r"{alias} keeps a copy of {label} of class (?P<cls>\w+)"))
 def keeps_copy(world, alias, label, cls):
     found = _copies(world, alias, label)
     assert len(found) == 1, f"{alias!r} holds {len(found)} copies of {label!r}, expected one"
@@ -496,13 +490,13 @@ def keeps_copy(world, alias, label, cls):
         f"the copy of {label!r} in {alias!r} has class 0x{found[0].message_class:04X}, expected {cls}"
 
 
-@then(_re(r"{alias} has no copy of {label}"))
+@then(named(r"{alias} has no copy of {label}"))
 def has_no_copy(world, alias, label):
     found = _copies(world, alias, label)
     assert not found, f"{alias!r} holds {len(found)} copies of {label!r}, expected none"
 
 
-@then(_re(r"the acknowledgment classes for {label} in {alias} are (?P<classes>.+)"))
+@then(named(r"the acknowledgment classes for {label} in {alias} are (?P<classes>.+)"))
 def acknowledgment_classes(world, label, alias, classes):
     """The classes of the messages in `alias` whose CorrelationId is the Identifier of `label`, in queue order."""
     assert label in world.sent, f"no message {label!r} was sent in this scenario"
@@ -513,7 +507,7 @@ def acknowledgment_classes(world, label, alias, classes):
                                 f"expected {classes}")
 
 
-@then(_re(r"the acknowledgments in {alias} answer (?P<names>.+) in that order"))
+@then(named(r"the acknowledgments in {alias} answer (?P<names>.+) in that order"))
 def acknowledgment_order(world, alias, names):
     """The messages of `alias`, front to back, named by the label whose Identifier their CorrelationId carries."""
     by_identifier = {bytes(sent.message_id): label for label, sent in world.sent.items()}
@@ -522,7 +516,7 @@ def acknowledgment_order(world, alias, names):
     assert actual == labels(names), f"the acknowledgments in {alias!r} answer {actual}, expected {labels(names)}"
 
 
-@then(_re(r"the returned message's (?P<field>[a-z -]+) is (?P<value>.+)"))
+@then(named(r"the returned message's (?P<field>[a-z -]+) is (?P<value>.+)"))
 def returned_field(world, field, value):
     assert world.status == HRESULT.MQ_OK, f"the call failed: {describe_hresult(world.status)}"
     assert world.decoded is not None, "no message came back"
@@ -534,13 +528,13 @@ def returned_field(world, field, value):
     assert actual == expected, f"the returned message's {field} is {actual!r}, expected {expected!r}"
 
 
-@then(_re(r"the queue handles (?P<names>.+) are all different"))
+@then(named(r"the queue handles (?P<names>.+) are all different"))
 def handles_distinct(world, names):
     values = [world.handle(name) for name in labels(names)]
     assert len(set(values)) == len(values), f"the handles of {labels(names)} repeat: {[v.hex() for v in values]}"
 
 
-@then(_re(r"the move contexts of (?P<names>.+) are all different and nonzero"))
+@then(named(r"the move contexts of (?P<names>.+) are all different and nonzero"))
 def move_contexts_distinct(world, names):
     values = [world.move_contexts[name] for name in labels(names)]
     assert 0 not in values and len(set(values)) == len(values), \
