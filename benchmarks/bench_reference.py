@@ -225,7 +225,7 @@ def report(depths, rng) -> None:
 
 
 def main() -> int:
-    global OPS, REPEATS, MIXED
+    global REPEATS, MIXED
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="depths 1,000 and 100,000 only, fewer repeats")
     args = parser.parse_args()

@@ -5,12 +5,22 @@ from __future__ import annotations
 import pytest
 
 from reference.clock import VirtualClock
-from reference.enumerations import QueueAccessType, QueueShareMode
+from reference.constants import MessageClass
+from reference.enumerations import MessagePositionState, QueueAccessType, QueueShareMode
+from reference.hresult import HRESULT
 from reference.message import Message
 from reference.queue_manager import QueueManager
 from reference.remote_read import RemoteReadServer
 
 COMPUTER = "mqspec"
+H = HRESULT
+C = MessageClass
+AVAILABLE = MessagePositionState.Available
+LOCKED = MessagePositionState.Locked
+DELETED = MessagePositionState.Deleted
+PURGE_PENDING = MessagePositionState.PurgePending
+WAIT = 60_000  # ms: long enough that a waiting read is still waiting when the test looks
+TX = b"T" * 16  # an XACTUOW
 
 
 @pytest.fixture
@@ -51,3 +61,25 @@ def send(qm, format_name: str, body: bytes = b"", **properties) -> Message:
 
 def labels(queue) -> list[str]:
     return [position.message_reference.label for position in queue.message_position_list.positions()]
+
+
+@pytest.fixture
+def deleted(qm):
+    """Every Message Position Deleted event (MS-MQDMPR 3.1.7.2.1) as (label, reason)."""
+    log = []
+    original = qm.message_position_deleted
+
+    def spy(queue, position, reason):
+        if position.state != MessagePositionState.Deleted:
+            log.append((position.message_reference.label, reason))
+        return original(queue, position, reason)
+
+    qm.message_position_deleted = spy
+    return log
+
+
+@pytest.fixture
+def setup(qm):
+    """A queue, its format name and a receive descriptor on it."""
+    queue, fn = make_queue(qm)
+    return queue, fn, open_descriptor(qm, fn)

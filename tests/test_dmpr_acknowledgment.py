@@ -7,15 +7,12 @@ import uuid
 
 import pytest
 
-from tests.conftest import COMPUTER, labels, make_queue, open_descriptor, send
+from tests.conftest import COMPUTER, labels, make_queue, open_descriptor, send, H, TX
 from reference.constants import INFINITE, AcknowledgementsRequested as Acks, MessageClass as C
 from reference.enumerations import DeliveryGuarantee, PrivacyLevel
-from reference.hresult import HRESULT
 from reference.message import Message
 from reference.queue_manager import QueueManager
 
-H = HRESULT
-TX = b"T" * 16
 
 # The MS-MQQB 3.1.7.15 mapping table: every class it lists.
 TABLE = [

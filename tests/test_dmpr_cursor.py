@@ -6,22 +6,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import labels, make_queue, open_descriptor, send
+from tests.conftest import labels, open_descriptor, send, H, WAIT, TX
 from reference.cursor import CursorState
-from reference.enumerations import MessagePositionState, MessageSeekAction
-from reference.hresult import HRESULT
+from reference.enumerations import MessageSeekAction
 
-H = HRESULT
 Unread, Read, WaitPeek, WaitReceive = (CursorState.Unread, CursorState.Read,
                                        CursorState.WaitPeek, CursorState.WaitReceive)
-WAIT = 60_000
-TX = b"T" * 16
 
 
-@pytest.fixture
-def setup(qm):
-    queue, fn = make_queue(qm)
-    return queue, fn, open_descriptor(qm, fn)
 
 
 def fill(qm, fn, *items):

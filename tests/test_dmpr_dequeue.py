@@ -7,42 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import labels, make_queue, open_descriptor, send
-from reference.constants import MessageClass
+from tests.conftest import labels, open_descriptor, send, H, C, AVAILABLE, LOCKED, PURGE_PENDING, WAIT, TX
 from reference.cursor import CursorState
-from reference.enumerations import MessagePositionState, OperationType
-from reference.hresult import HRESULT
-from reference.message import Message
-
-H = HRESULT
-C = MessageClass
-AVAILABLE = MessagePositionState.Available
-LOCKED = MessagePositionState.Locked
-DELETED = MessagePositionState.Deleted
-PURGE_PENDING = MessagePositionState.PurgePending
-WAIT = 60_000
-TX = b"T" * 16
+from reference.enumerations import OperationType
 
 
-@pytest.fixture
-def deleted(qm):
-    """Every Message Position Deleted event (3.1.7.2.1) as (label, reason)."""
-    log = []
-    original = qm.message_position_deleted
-
-    def spy(queue, position, reason):
-        if position.state != DELETED:
-            log.append((position.message_reference.label, reason))
-        return original(queue, position, reason)
-
-    qm.message_position_deleted = spy
-    return log
 
 
-@pytest.fixture
-def setup(qm):
-    queue, fn = make_queue(qm)
-    return queue, fn, open_descriptor(qm, fn)
+
 
 
 def fill(qm, fn, *items):

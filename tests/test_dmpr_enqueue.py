@@ -9,8 +9,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conftest import COMPUTER, labels, make_queue, open_descriptor, send
-from reference.clock import VirtualClock
-from reference.constants import INFINITE, MessageClass
+from reference.constants import INFINITE
 from reference.enumerations import MessagePositionState, OperationType, QueueAccessType, QueueShareMode
 from reference.hresult import HRESULT
 from reference.message import Message

@@ -7,36 +7,16 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from tests.conftest import COMPUTER, labels, make_queue, open_descriptor, send
+from tests.conftest import COMPUTER, labels, make_queue, open_descriptor, send, H, C, LOCKED, TX
 from reference.clock import VirtualClock
-from reference.constants import MessageClass
-from reference.enumerations import MessagePositionState, MessageSeekAction as S, OperationType
-from reference.hresult import HRESULT
+from reference.enumerations import MessageSeekAction as S, OperationType
 from reference.message import Message
 from reference.queue_manager import QueueManager
 
-H = HRESULT
-C = MessageClass
-AVAILABLE = MessagePositionState.Available
-LOCKED = MessagePositionState.Locked
-DELETED = MessagePositionState.Deleted
 NOT_FOUND = H.MQ_ERROR_MESSAGE_NOT_FOUND
-TX = b"T" * 16
 LOW7 = (1 << 56) - 1
 
 
-@pytest.fixture
-def deleted(qm):
-    log = []
-    original = qm.message_position_deleted
-
-    def spy(queue, position, reason):
-        if position.state != DELETED:
-            log.append((position.message_reference.label, reason))
-        return original(queue, position, reason)
-
-    qm.message_position_deleted = spy
-    return log
 
 
 @pytest.fixture

@@ -8,11 +8,9 @@ import uuid
 
 import pytest
 
-from tests.conftest import COMPUTER, make_queue, open_descriptor
+from tests.conftest import COMPUTER, make_queue, open_descriptor, H
 from reference.enumerations import QueueAccessType as A, QueueShareMode as M
-from reference.hresult import HRESULT
 
-H = HRESULT
 OK = H.MQ_OK
 VIOLATION = H.MQ_ERROR_SHARING_VIOLATION
 UNSUPPORTED = H.MQ_ERROR_UNSUPPORTED_FORMATNAME_OPERATION

@@ -5,24 +5,12 @@
 
 from __future__ import annotations
 
-import pytest
 
-from tests.conftest import labels, make_queue, open_descriptor, send
+from tests.conftest import labels, open_descriptor, send, H, AVAILABLE, LOCKED, WAIT
 from reference.cursor import CursorState
-from reference.enumerations import MessagePositionState
-from reference.hresult import HRESULT
-from reference.message import Message
-
-H = HRESULT
-AVAILABLE = MessagePositionState.Available
-LOCKED = MessagePositionState.Locked
-WAIT = 60_000
 
 
-@pytest.fixture
-def setup(qm):
-    queue, fn = make_queue(qm)
-    return queue, fn, open_descriptor(qm, fn)
+
 
 
 def fill(qm, fn, *names, **kw):

@@ -6,17 +6,12 @@ from __future__ import annotations
 
 from hypothesis import given, settings, strategies as st
 
-from tests.conftest import COMPUTER, make_queue, open_descriptor
+from tests.conftest import COMPUTER, make_queue, open_descriptor, H, AVAILABLE, LOCKED, DELETED
 from reference.clock import VirtualClock
-from reference.enumerations import MessagePositionState, MessageSeekAction as S
-from reference.hresult import HRESULT
+from reference.enumerations import MessageSeekAction as S
 from reference.message import Message
 from reference.queue_manager import QueueManager
 
-H = HRESULT
-AVAILABLE = MessagePositionState.Available
-LOCKED = MessagePositionState.Locked
-DELETED = MessagePositionState.Deleted
 
 
 def new_queue_manager():

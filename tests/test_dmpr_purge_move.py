@@ -5,42 +5,15 @@ from __future__ import annotations
 
 import uuid
 
-import pytest
 
-from tests.conftest import labels, make_queue, open_descriptor, send
-from reference.constants import MessageClass
-from reference.enumerations import MessagePositionState, OperationType, QueueAccessType, QueueShareMode
-from reference.hresult import HRESULT
+from tests.conftest import labels, make_queue, open_descriptor, send, H, C, AVAILABLE, LOCKED, DELETED, PURGE_PENDING, WAIT, TX
+from reference.enumerations import OperationType, QueueAccessType, QueueShareMode
 from reference.message import Message
 
-H = HRESULT
-C = MessageClass
-AVAILABLE = MessagePositionState.Available
-LOCKED = MessagePositionState.Locked
-DELETED = MessagePositionState.Deleted
-PURGE_PENDING = MessagePositionState.PurgePending
-WAIT = 60_000
-TX = b"T" * 16
 
 
-@pytest.fixture
-def deleted(qm):
-    log = []
-    original = qm.message_position_deleted
-
-    def spy(queue, position, reason):
-        if position.state != DELETED:
-            log.append((position.message_reference.label, reason))
-        return original(queue, position, reason)
-
-    qm.message_position_deleted = spy
-    return log
 
 
-@pytest.fixture
-def setup(qm):
-    queue, fn = make_queue(qm)
-    return queue, fn, open_descriptor(qm, fn)
 
 
 # -- Purge Queue ------------------------------------------------------------------------

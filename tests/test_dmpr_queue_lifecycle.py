@@ -5,36 +5,16 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import COMPUTER, labels, make_queue, open_descriptor, send
-from reference.constants import INFINITE, MessageClass
-from reference.cursor import CursorState
-from reference.enumerations import (MessagePositionState, QueueAccessType as A, QueuePrivacyLevel,
-                                    QueueShareMode as M, QueueType)
-from reference.hresult import HRESULT
+from tests.conftest import COMPUTER, labels, make_queue, open_descriptor, send, H, C, LOCKED, WAIT, TX
+from reference.constants import INFINITE
+from reference.enumerations import (QueueAccessType as A, QueuePrivacyLevel, QueueShareMode as M,
+                                    QueueType)
 from reference.message import Message
 from reference.packet import packet_size
 from reference.queue_manager import QueueManager
 
-H = HRESULT
-C = MessageClass
-LOCKED = MessagePositionState.Locked
-DELETED = MessagePositionState.Deleted
-WAIT = 60_000
-TX = b"T" * 16
 
 
-@pytest.fixture
-def deleted(qm):
-    log = []
-    original = qm.message_position_deleted
-
-    def spy(queue, position, reason):
-        if position.state != DELETED:
-            log.append((position.message_reference.label, reason))
-        return original(queue, position, reason)
-
-    qm.message_position_deleted = spy
-    return log
 
 
 # -- initialization -------------------------------------------------------------------------
@@ -126,7 +106,7 @@ def test_create_queue_duplicate(qm):
     """D-21: a path name already in use, in any case, gives MQ_ERROR_QUEUE_EXISTS."""
     make_queue(qm, "dup")
     assert qm.create_queue(f"{COMPUTER}\\private$\\DUP") == (H.MQ_ERROR_QUEUE_EXISTS, None)
-    assert qm.create_queue(f".\\private$\\dup") == (H.MQ_ERROR_QUEUE_EXISTS, None)
+    assert qm.create_queue(".\\private$\\dup") == (H.MQ_ERROR_QUEUE_EXISTS, None)
 
 
 def test_create_subqueue(qm):

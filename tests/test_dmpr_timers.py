@@ -6,33 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import labels, make_queue, open_descriptor, send
-from reference.constants import INFINITE, AcknowledgementsRequested as Acks, MessageClass
-from reference.enumerations import MessagePositionState, OperationType
-from reference.hresult import HRESULT
+from tests.conftest import labels, make_queue, open_descriptor, send, H, C, LOCKED, DELETED, WAIT, TX
+from reference.constants import INFINITE, AcknowledgementsRequested as Acks
+from reference.enumerations import OperationType
 from reference.message import Message
 
-H = HRESULT
-C = MessageClass
-AVAILABLE = MessagePositionState.Available
-LOCKED = MessagePositionState.Locked
-DELETED = MessagePositionState.Deleted
-WAIT = 60_000
-TX = b"T" * 16
 
 
-@pytest.fixture
-def deleted(qm):
-    log = []
-    original = qm.message_position_deleted
-
-    def spy(queue, position, reason):
-        if position.state != DELETED:
-            log.append((position.message_reference.label, reason))
-        return original(queue, position, reason)
-
-    qm.message_position_deleted = spy
-    return log
 
 
 @pytest.fixture

@@ -273,7 +273,7 @@ def test_mqrr_3_1_4_8_04_cancel_completes_the_blocked_call_with_operation_cancel
     if with_cursor:
         cursor = server.r_create_cursor(handle)[1]
         if action == A.MQ_ACTION_PEEK_NEXT:
-            first = send(qm, fn, b"first")
+            send(qm, fn, b"first")
             start(server, handle, PEEK, cursor=cursor)
     call = start(server, handle, action, cursor=cursor, timeout=INFINITE, request_id=0x77)
     assert not call.done
