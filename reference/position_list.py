@@ -105,16 +105,8 @@ class MessagePositionList:
             raise ValueError("only Deleted positions leave the list")
         del self.index[position.message_reference.lookup_identifier]
         self.count -= 1
-        if position.cursor_references:
-            return
-        before = position.previous
-        after = position.next
-        before.next = after
-        after.previous = before
-        p = position.priority
-        if self._tails[p] is position:
-            self._tails[p] = before if before.priority == p else None
-        position.previous = None  # marks it unlinked
+        if not position.cursor_references:
+            self._unlink(position)
 
     def drop_tombstone(self, position: MessagePosition) -> None:
         """The last cursor left a Deleted position: unlink it now."""

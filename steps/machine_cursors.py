@@ -89,12 +89,7 @@ class CursorMachine(MachineBase):
     @rule(target=cursors)
     @step
     def create_cursor(self):
-        cursor = self.fresh("c")
-        out = self.target.create_cursor(self.handle)
-        self.compare("create_cursor", {"cursor": cursor}, [("When", f'cursor "{cursor}" is created on "{HANDLE}"')],
-                     self.model.create_cursor(cursor), out.hresult, then=False)
-        self.cursor_handles[cursor] = out.ph_cursor
-        return cursor
+        return self.open_cursor()
 
     @rule(target=closed_cursors, cursor=consumes(cursors))
     @step

@@ -105,16 +105,7 @@ class LookupMachine(MachineBase):
     @rule(target=requests)
     @step
     def start_receive(self):
-        alias, request_id = self.new_request()
-        out = self.target.start_receive(self.handle, 0, 0, Action.MQ_ACTION_RECEIVE, 0, request_id, MAX_SIZE,
-                                        MAX_SIZE)
-        got = self.compare("start_receive", {"request": alias},
-                           [("When", f'the client starts a receive on "{HANDLE}" as "{alias}"')],
-                           self.model.start_receive(alias), out)
-        self.handed_out(got, alias)
-        if got is not None:
-            self.holding[alias] = got
-        return alias
+        return self.begin_receive()
 
     @rule(request=requests, ack=st.sampled_from(["RR_ACK", "RR_NACK"]))
     @step

@@ -126,16 +126,7 @@ class ReadMachine(MachineBase):
     @rule(target=requests)
     @step
     def start_receive(self):
-        alias, request_id = self.new_request()
-        out = self.target.start_receive(self.handle, 0, 0, Action.MQ_ACTION_RECEIVE, 0, request_id, MAX_SIZE,
-                                        MAX_SIZE)
-        got = self.compare("start_receive", {"request": alias},
-                           [("When", f'the client starts a receive on "{HANDLE}" as "{alias}"')],
-                           self.model.start_receive(alias), out)
-        self.handed_out(got, alias)
-        if got is not None:
-            self.holding[alias] = got
-        return alias
+        return self.begin_receive()
 
     @rule(target=requests, tx=transactions)
     @step
@@ -154,12 +145,7 @@ class ReadMachine(MachineBase):
     @rule(target=cursors)
     @step
     def create_cursor(self):
-        cursor = self.fresh("c")
-        out = self.target.create_cursor(self.handle)
-        self.compare("create_cursor", {"cursor": cursor}, [("When", f'cursor "{cursor}" is created on "{HANDLE}"')],
-                     self.model.create_cursor(cursor), out.hresult, then=False)
-        self.cursor_handles[cursor] = out.ph_cursor
-        return cursor
+        return self.open_cursor()
 
     @rule(cursor=cursors, action=st.sampled_from(["current", "next"]))
     @step

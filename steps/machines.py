@@ -42,7 +42,7 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant
 
-from adapters import Access, HRESULT, MessageProperties, ShareMode, connect, queue_format
+from adapters import Access, Action, HRESULT, MessageProperties, ShareMode, connect, queue_format
 
 from .machine_support import (HANDLE, MAX_SIZE, QUEUE, Ledger, Script, ScriptStep, in_catalogue, log_file,
                               hresult_name, label_and_priority, quoted)
@@ -262,6 +262,29 @@ class MachineBase(RuleBasedStateMachine):
         return label
 
     # -- the invariant ---------------------------------------------------------------------------
+
+    def open_cursor(self) -> str:
+        """R_CreateCursor on the machine's handle; the cursor's name for the rules."""
+        cursor = self.fresh("c")
+        out = self.target.create_cursor(self.handle)
+        self.compare("create_cursor", {"cursor": cursor}, [("When", f'cursor "{cursor}" is created on "{HANDLE}"')],
+                     self.model.create_cursor(cursor), out.hresult, then=False)
+        self.cursor_handles[cursor] = out.ph_cursor
+        return cursor
+
+    def begin_receive(self) -> str:
+        """R_StartReceive (MQ_ACTION_RECEIVE, no cursor, no wait); the request's name for the rules."""
+        alias, request_id = self.new_request()
+        out = self.target.start_receive(self.handle, 0, 0, Action.MQ_ACTION_RECEIVE, 0, request_id, MAX_SIZE,
+                                        MAX_SIZE)
+        got = self.compare("start_receive", {"request": alias},
+                           [("When", f'the client starts a receive on "{HANDLE}" as "{alias}"')],
+                           self.model.start_receive(alias), out)
+        self.handed_out(got, alias)
+        if got is not None:
+            self.holding[alias] = got
+        return alias
+
     @invariant()
     def queue_matches(self) -> None:
         out = self.target.read_queue(self.format_name, MAX_SIZE)
