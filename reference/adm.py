@@ -24,7 +24,7 @@ class Queue:
         "authentication", "privacy_level", "transactional", "base_priority", "create_time",
         "modify_time", "private_queue_number", "queue_type", "total_bytes",
         "message_position_list", "open_queue_descriptor_collection", "journal_queue_reference",
-        "subqueue_collection", "parent", "subqueue_name", "deleted", "is_journal",
+        "subqueue_collection", "parent", "subqueue_name", "deleted", "is_journal", "key",
     )
 
     def __init__(self, pathname: str, *, identifier: bytes, queue_type: QueueType,
@@ -59,6 +59,7 @@ class Queue:
         self.subqueue_name = ""
         self.deleted = False
         self.is_journal = False
+        self.key = ""  # how the queue manager files it: the lower-cased local name, or "@role"
 
     @property
     def active(self) -> bool:

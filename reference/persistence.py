@@ -112,7 +112,6 @@ class Persistence:
         self.reserved = 0  # SequentialID values below this are already promised by the store
         self.reserved_ordinal = 0  # the same for the ordinals of message identifiers
         self.insertions = 0  # orders positions across a restart
-        self.keys: dict[int, str] = {}  # id(queue) -> key, for the records
 
     def take(self) -> list[tuple]:
         changes, self.pending = self.pending, []
@@ -121,12 +120,9 @@ class Persistence:
     def record_queue_manager(self, qm) -> None:
         self.pending.append(("queue_manager", qm.identifier))
 
-    def record_queue(self, queue, key: str) -> None:
-        self.keys[id(queue)] = key
-        if queue.journal_queue_reference is not None:
-            self.keys[id(queue.journal_queue_reference)] = key + ";journal"
-        parent_key = self.keys.get(id(queue.parent)) if queue.parent is not None else None
-        self.pending.append(("queue", key, queue_attributes(queue, parent_key)))
+    def record_queue(self, queue) -> None:
+        parent_key = queue.parent.key if queue.parent is not None else None
+        self.pending.append(("queue", queue.key, queue_attributes(queue, parent_key)))
 
     def record_queue_deleted(self, key: str) -> None:
         self.pending.append(("queue_deleted", key))
@@ -141,12 +137,11 @@ class Persistence:
         self.reserved = sequential_id + SEQUENCE_BLOCK
         self.pending.append(("sequence", self.reserved))
 
-    def record_message(self, qm, queue, position: MessagePosition) -> None:
+    def record_message(self, queue, position: MessagePosition) -> None:
         """A recoverable message entered a queue (MS-MQDMPR:3.1.1.12:03)."""
         self.insertions += 1
         message = position.message_reference
-        key = self.keys.get(id(queue)) or _role(qm, queue)  # system queues go by their role
-        self.pending.append(("message", message.lookup_identifier, key, self.insertions,
+        self.pending.append(("message", message.lookup_identifier, queue.key, self.insertions,
                              int(position.state), message_record(message)))
 
     def record_attributes(self, message: Message) -> None:
@@ -172,7 +167,7 @@ class Persistence:
         self.pending.append((
             "operation", transaction.identifier, index, operation.operation_type.value,
             position.message_reference.lookup_identifier,
-            self.keys.get(id(target)) if target is not None else None, operation.dequeue_reason))
+            target.key if target is not None else None, operation.dequeue_reason))
 
     def record_transaction_ended(self, transaction) -> None:
         self.pending.append(("transaction_ended", transaction.identifier))
@@ -180,14 +175,15 @@ class Persistence:
     # -- restart (MS-MQDMPR 3.1.3) ---------------------------------------------------------
 
     def restore(self, qm, snapshot: Snapshot) -> None:
-        queues = {}
+        queues = {queue.key: queue for queue in (qm.system_deadletter_queue, qm.system_journal_queue,
+                                                 qm.system_transactional_deadletter_queue)}
         for key, attributes in sorted(snapshot.queues, key=lambda item: item[1]["parent"] is not None):
             queues[key] = self._restore_queue(qm, key, attributes, queues)
         qm.sequential_id = self.reserved = snapshot.sequential_id
         qm._message_ordinal = self.reserved_ordinal = snapshot.ordinal
         positions = {}
         for lookup_id, queue_key, seq, state, record in sorted(snapshot.messages, key=lambda m: m[2]):
-            queue = queues.get(queue_key) or _role_queue(qm, queue_key)
+            queue = queues.get(queue_key)
             if queue is None:
                 continue
             positions[lookup_id] = self._restore_message(qm, queue, lookup_id, state, record)
@@ -229,11 +225,11 @@ class Persistence:
                             queue_type=queue.queue_type, create_time=queue.create_time, quota=queue.journal_quota)
             journal.is_journal = True
             queue.journal_queue_reference = journal
-            self.keys[id(journal)] = key + ";journal"
+            journal.key = key + ";journal"
             queues[key + ";journal"] = journal
         qm.queue_collection[key] = queue
         qm._next_private_number = max(qm._next_private_number, queue.private_queue_number + 1)
-        self.keys[id(queue)] = key
+        queue.key = key
         return queue
 
     def _restore_message(self, qm, queue, lookup_id: int, state: int, record: str) -> MessagePosition:
@@ -245,20 +241,3 @@ class Persistence:
         queue.total_bytes += message.size
         qm.total_bytes += message.size
         return position
-
-
-_ROLES = {"@deadletter": "system_deadletter_queue", "@deadxact": "system_transactional_deadletter_queue",
-          "@journal": "system_journal_queue"}
-
-
-def _role(qm, queue) -> str:
-    for role, attribute in _ROLES.items():
-        if getattr(qm, attribute) is queue:
-            return role
-    raise ValueError(f"queue {queue.pathname!r} has no key")
-
-
-def _role_queue(qm, key: str):
-    attribute = _ROLES.get(key)
-    return getattr(qm, attribute) if attribute else None
-

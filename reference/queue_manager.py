@@ -138,6 +138,7 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
         queue = Queue(f"{self.computer_name}\\system$;{name}", identifier=self.new_guid(),
                       queue_type=QueueType.System, create_time=self.now_seconds())
         queue.is_journal = name == "journal"
+        queue.key = "@" + name  # system queues are filed by their role
         return queue
 
     def local_key(self, path: PathName) -> str | None:
@@ -180,9 +181,11 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
             journal = Queue(pathname + ";journal", identifier=self.new_guid(), queue_type=queue.queue_type,
                             create_time=queue.create_time, quota=queue.journal_quota)  # Queue.JournalQuota
             journal.is_journal = True
+            journal.key = key + ";journal"
             queue.journal_queue_reference = journal
+        queue.key = key
         self.queue_collection[key] = queue
-        self.persistence.record_queue(queue, key)
+        self.persistence.record_queue(queue)
         return HRESULT.MQ_OK, queue
 
     def delete_queue(self, queue: Queue) -> int:
@@ -201,9 +204,8 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
             journal.deleted = True
         if queue.parent is not None:
             queue.parent.subqueue_collection.pop(queue.subqueue_name.lower(), None)
-        key = self.local_key(parse_path_name(queue.pathname))
-        self.queue_collection.pop(key, None)
-        self.persistence.record_queue_deleted(key)
+        self.queue_collection.pop(queue.key, None)
+        self.persistence.record_queue_deleted(queue.key)
         return HRESULT.MQ_OK
 
     def _detach_descriptors(self, queue: Queue) -> None:
@@ -286,12 +288,12 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
             message.transaction_identifier = transaction.identifier
             self.add_operation(transaction, "Enqueue", position)
             if message.delivery_guarantee:
-                persistence.record_message(self, queue, position)
+                persistence.record_message(queue, position)
             return EnqueueStatus.OK
         # MS-MQDMPR:3.1.7.1.9:06 Message Position Available: the state, then waiting readers
         position.state = AVAILABLE
         if message.delivery_guarantee:
-            persistence.record_message(self, queue, position)
+            persistence.record_message(queue, position)
         if queue.open_queue_descriptor_collection:
             self.message_position_available(queue, position)
         return EnqueueStatus.OK
@@ -384,7 +386,7 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
         target.total_bytes += message.size
         self.total_bytes += message.size
         if message.delivery_guarantee:
-            self.persistence.record_message(self, target, new_position)
+            self.persistence.record_message(target, new_position)
         if target.queue_type != QueueType.System:
             self.message_position_available(target, new_position)
 

@@ -189,3 +189,17 @@ def test_killing_a_writer_loses_and_duplicates_nothing(tmp_path):
     assert numbers == list(range(len(numbers))), "lost, duplicated or reordered messages"
     assert len(numbers) in (acknowledged + 1, acknowledged + 2)  # the last send may have committed unreported
     target.close()
+
+
+def test_recoverable_copies_in_system_queues_survive_a_restart(tmp_path):
+    """MS-MQDMPR:3.1.1.12:03 a recoverable dead-letter copy is a recoverable message of the system queue."""
+    target = _target(tmp_path)
+    fmt = _queue(target)
+    target.send(fmt, MessageProperties(label="late", delivery="recoverable", time_to_be_received=1,
+                                       negative_journaling=True))
+    target.elapse(2_000)
+    dead_letters = target.machine_format_name("DEADLETTER")
+    assert _labels(target, dead_letters) == ["late"]
+    target.restart()
+    assert _labels(target, dead_letters) == ["late"]
+    target.close()
