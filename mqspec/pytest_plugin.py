@@ -28,6 +28,7 @@ from pathlib import Path
 import pytest
 
 from .catalogue import CatalogueError, load_catalogue
+from .coverage import scenario_clauses
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITE_PARTS = ("features", "steps", "spec")
@@ -147,6 +148,18 @@ def suite_version() -> str:
                 digest.update(str(path.relative_to(ROOT)).encode())
                 digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """One line on clause coverage at the end of every run (the gate itself is tests/test_catalogue.py)."""
+    try:
+        catalogue = load_catalogue()
+    except CatalogueError:
+        return
+    testable = {clause.id for clause in catalogue.testable()}
+    covered = testable & set(scenario_clauses())
+    terminalreporter.write_line(f"mqspec: {len(covered)} / {len(testable)} testable clauses have a scenario "
+                                f"({len(catalogue.clauses)} clauses, {len(catalogue.decisions)} decisions)")
 
 
 def pytest_sessionfinish(session, exitstatus):
