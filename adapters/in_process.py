@@ -54,6 +54,7 @@ class InProcessTarget(Target):
                  synchronous: str = "FULL") -> None:
         self._options = dict(computer_name=computer_name, seed=seed, queue_manager_quota=queue_manager_quota,
                              send_insecure_nacks=send_insecure_nacks)
+        self.send_insecure_nacks = send_insecure_nacks
         self._server_options = dict(port=port, pending_request_cleanup_ms=pending_request_cleanup_ms)
         self._clock = SystemClock()
         self._lock = threading.Condition()

@@ -123,6 +123,7 @@ class Target(ABC):
     name: str = "target"
     restartable: bool = False   # offers restart(): waives the restart clauses otherwise
     time_travel: bool = False   # elapse() skips time instead of sleeping
+    send_insecure_nacks: bool | None = None  # MS-MQQB 3.1.1.3 SendInsecureNacks, when the target says
 
     # -- identity ---------------------------------------------------------------------------
     @property

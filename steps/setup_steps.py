@@ -201,6 +201,15 @@ def end_transaction(world, tx, outcome):
     world.record(action(world.transactions[tx]))
 
 
+@given(phrase("the target {does} send insecure acknowledgments", does="does not|does"))
+def insecure_acknowledgments(world, does):
+    """A scenario that depends on the target's SendInsecureNacks setting (MS-MQQB 3.1.1.3)."""
+    wanted = does == "does"
+    if world.target.send_insecure_nacks is not wanted:
+        pytest.skip(f"waived: the target's SendInsecureNacks is {world.target.send_insecure_nacks}, "
+                    f"the scenario needs {wanted}")
+
+
 @when("the queue manager restarts")
 def restart(world):
     if not world.target.restartable:

@@ -267,3 +267,27 @@ Feature: MS-MQQB 3.1.7.15 Send Administration Acknowledgment
       | negative receive | is purged from "orders"                   | MQMSG_CLASS_NACK_Q_PURGED              | "order 42: tea"  |
       | negative receive | expires in "orders"                       | MQMSG_CLASS_NACK_RECEIVE_TIMEOUT       | "order 42: tea"  |
       | negative receive | is rejected from "ledger"                 | MQMSG_CLASS_NACK_RECEIVE_REJECTED      | "order 42: tea"  |
+
+  # SendInsecureNacks is a setting of the target (MS-MQQB 3.1.1.3); each scenario runs only
+  # against a target whose setting is known to match, and is waived otherwise.
+  @clause:MS-MQQB:3.1.7.15:02 @clause:MS-MQQB:3.1.5.8.2:03
+  Scenario: An insecure NACK is not sent while SendInsecureNacks is FALSE
+    Given the target does not send insecure acknowledgments
+    And no queue "ghost" exists
+    And message "m1" is prepared with:
+      | acknowledgements | negative arrival |
+      | admin queue      | admin            |
+    When the prepared message "m1" reaches "ghost"
+    Then the send is refused with MQ_ERROR_QUEUE_NOT_FOUND
+    And "admin" holds nothing
+
+  @clause:MS-MQQB:3.1.7.15:02 @clause:MS-MQQB:3.1.5.8.2:03
+  Scenario: An insecure NACK is sent while SendInsecureNacks is TRUE
+    Given the target does send insecure acknowledgments
+    And no queue "ghost" exists
+    And message "m1" is prepared with:
+      | acknowledgements | negative arrival |
+      | admin queue      | admin            |
+    When the prepared message "m1" reaches "ghost"
+    Then the send is refused with MQ_ERROR_QUEUE_NOT_FOUND
+    And the acknowledgments of "m1" in "admin" are MQMSG_CLASS_NACK_BAD_DST_Q
