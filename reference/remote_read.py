@@ -82,10 +82,10 @@ class RemoteReadServer:
         return self._open(p_queue_format, QueueAccessType.MoveAccess, dw_share_mode, p_client_id, move=True)
 
     def _open(self, p_queue_format, access, dw_share_mode, p_client_id, move: bool) -> OpenQueueResult:
-        format_name = self._format_name(p_queue_format, p_client_id)
-        if format_name is None:
+        name = self._format_name(p_queue_format, p_client_id)
+        if name is None:
             return OpenQueueResult(HRESULT.MQ_ERROR_INVALID_PARAMETER)  # MS-MQRR:3.1.4.2:12
-        name = parse_format_name(format_name)
+        format_name = name.text
         if self.qm.resolve_format_name(name) is None:
             return OpenQueueResult(HRESULT.MQ_ERROR_QUEUE_NOT_FOUND)  # MS-MQRR:3.1.4.2:13
         share = QueueShareMode.DenyNone if dw_share_mode == ShareMode.MQ_DENY_NONE else QueueShareMode.DenyReceive
@@ -104,7 +104,8 @@ class RemoteReadServer:
         return OpenQueueResult(HRESULT.MQ_OK, handle, move_context)
 
     @staticmethod
-    def _format_name(p_queue_format, p_client_id) -> str | None:
+    def _format_name(p_queue_format, p_client_id):
+        """The parsed format name a valid QUEUE_FORMAT stands for, or None for invalid input."""
         if p_queue_format is None or p_client_id is None:
             return None  # MS-MQRR:3.1.4.2:02, 3.1.4.2:03 neither may be NULL
         if p_queue_format.m_qft not in _OPEN_TYPES:
@@ -116,7 +117,7 @@ class RemoteReadServer:
             return None
         if name.kind == "DIRECT" and name.protocol not in ("TCP", "OS"):
             return None  # MS-MQRR 2.2.3: only the TCP and OS protocols
-        return text
+        return name
 
     def r_close_queue(self, pph_context: bytes) -> tuple[int, bytes]:
         descriptor = self.context_handles.get(pph_context)
