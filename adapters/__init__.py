@@ -14,17 +14,9 @@ from __future__ import annotations
 
 from urllib.parse import parse_qsl, urlsplit
 
-from reference.constants import (UNLISTED_LOOKUP_ACTIONS, Access, Ack, AcknowledgementsRequested, Action, INFINITE,
-                                 MessageClass, SectionType, ShareMode)
-from reference.hresult import HRESULT, describe as describe_hresult
-from reference.queue_format import QueueFormat, describe as queue_format
+from .target import CAPABILITIES, MessageProperties, Target, TargetCapabilityError
 
-from .target import MessageProperties, Target
-
-__all__ = ["connect", "TargetError", "Target", "MessageProperties", "HRESULT", "describe_hresult",
-           "Access", "Ack", "AcknowledgementsRequested", "Action", "INFINITE", "MessageClass", "SectionType",
-           "ShareMode", "UNLISTED_LOOKUP_ACTIONS",
-           "QueueFormat", "queue_format"]
+__all__ = ["connect", "TargetError", "Target", "TargetCapabilityError", "CAPABILITIES", "MessageProperties"]
 
 _REFERENCE_OPTIONS = {
     "store": ("store_path", str), "computer_name": ("computer_name", str), "seed": ("seed", int),

@@ -3,13 +3,18 @@
 Theory of operation
 -------------------
 The reference core never blocks and never reads the clock itself.  This adapter
-gives it a real clock (monotonic, in epoch milliseconds, plus an offset that
-`elapse` moves forward) and a store, and serialises every call under one
-Condition.  Before each call due timers run; after it the core's change records
-go to the store and waiting threads are woken.  A Start*Receive that must wait
-sleeps on the Condition until its call is done, waking at the core's next timer
-deadline, so a blocked receive really waits, in real time, for a message, a
-cancel from another thread, or its time-out.
+gives it a virtual clock, which starts at the real time and moves only when
+`elapse` moves it, and a store, and serialises every call under one Condition.
+After each call the core's change records go to the store and waiting threads
+are woken.  A Start*Receive that must wait sleeps on the Condition until its
+call is done: a message arrives, another thread cancels it, or `elapse` carries
+the clock past its time-out.  No timer depends on how fast the machine is.
+
+One `_Core` (queue manager, RemoteRead server, store, lock, clock) can have
+several clients: `connection()` gives another InProcessTarget on the same core.
+Each client remembers the context handles it opened; `close()` and `drop()` run
+them down as the loss of an RPC connection would (MS-MQRR 3.1.6.2), and the
+first client's `close()` also closes the store.
 """
 
 from __future__ import annotations
@@ -17,88 +22,107 @@ from __future__ import annotations
 import threading
 import time
 
-from reference.constants import INFINITE
+from protocol.constants import INFINITE
+from protocol.hresult import HRESULT
+from protocol.idl import DEFAULT_PORT
+from protocol.queue_format import QueueFormat
+from reference.clock import VirtualClock
 from reference.enumerations import DeliveryGuarantee
 from reference.format_name import FormatNameError, parse_format_name
-from reference.hresult import HRESULT
 from reference.message import Message
-from reference.queue_format import QueueFormat
+from reference.packet import build_packet, packet_sections
 from reference.queue_manager import QueueManager
 from reference.remote_read import DEFAULT_CLEANUP_MS, RemoteReadServer
 from reference.sqlite_store import SqliteStore
 
-from .target import (CLIENT_ID, CloseQueueOut, CreateCursorOut, CreateQueueOut, MessageProperties, OpenQueueForMoveOut,
-                     OpenQueueOut, SendOut, StartReceiveOut, Target)
+from .target import (
+    CLIENT_ID,
+    CloseQueueOut,
+    CreateCursorOut,
+    CreateQueueOut,
+    ListedMessage,
+    ListMessagesOut,
+    MessageProperties,
+    OpenQueueForMoveOut,
+    OpenQueueOut,
+    SendOut,
+    StartReceiveOut,
+    Target,
+)
+
+_WHOLE = 0xFFFFFFFF  # a size limit no packet reaches: list_messages returns whole packets
 
 
-class SystemClock:
-    """Epoch milliseconds that never go backwards, plus a forward offset for `elapse`."""
+class _Core:
+    """What every client of one in-process queue manager shares."""
 
-    def __init__(self) -> None:
-        self._epoch_ms = time.time_ns() // 1_000_000
-        self._start = time.monotonic_ns()
-        self.offset_ms = 0
+    def __init__(self, store_path, synchronous, options, server_options) -> None:
+        self.options, self.server_options = options, server_options
+        self.clock = VirtualClock(time.time_ns() // 1_000_000)  # starts at the real time, moves by elapse
+        self.lock = threading.Condition()
+        self.store = SqliteStore(store_path, synchronous=synchronous)
+        self.start()
 
-    def now_ms(self) -> int:
-        return self._epoch_ms + (time.monotonic_ns() - self._start) // 1_000_000 + self.offset_ms
+    def start(self) -> None:
+        self.qm = QueueManager(self.clock, snapshot=self.store.load(), **self.options)
+        self.server = RemoteReadServer(self.qm, **self.server_options)
+        self.flush()
+
+    def flush(self) -> None:
+        self.store.write(self.qm.take_changes())
+
+    def call(self, method, *args):
+        with self.lock:
+            self.qm.run_timers()  # timers due at the current instant fire before the call sees the queue
+            result = method(*args)
+            self.flush()
+            self.lock.notify_all()
+            return result
+
+    def receive(self, method, *args) -> StartReceiveOut:
+        with self.lock:
+            self.qm.run_timers()
+            call = method(*args)
+            self.flush()
+            self.lock.notify_all()
+            while not call.done:  # a message, a cancel, a rundown or elapse() ends the wait
+                self.lock.wait()
+            self.flush()
+            return StartReceiveOut(call.hresult, call.pdw_arrive_time, call.p_sequence_id,
+                                   call.pdw_number_of_sections, call.pp_packet_sections)
 
 
 class InProcessTarget(Target):
     name = "reference"
-    restartable = True
-    time_travel = True
+    capabilities = frozenset({"virtual_time", "restart", "list_messages", "drop_connection"})
 
     def __init__(self, *, store_path: str | None = None, computer_name: str = "mqspec", seed: int = 0,
                  queue_manager_quota: int = 0x00100000, send_insecure_nacks: bool = False,
-                 pending_request_cleanup_ms: int = DEFAULT_CLEANUP_MS, port: int = 2103,
-                 synchronous: str = "FULL") -> None:
-        self._options = dict(computer_name=computer_name, seed=seed, queue_manager_quota=queue_manager_quota,
-                             send_insecure_nacks=send_insecure_nacks)
+                 pending_request_cleanup_ms: int = DEFAULT_CLEANUP_MS, port: int = DEFAULT_PORT,
+                 synchronous: str = "FULL", _core: _Core | None = None) -> None:
         self.send_insecure_nacks = send_insecure_nacks
-        self._server_options = dict(port=port, pending_request_cleanup_ms=pending_request_cleanup_ms)
-        self._clock = SystemClock()
-        self._lock = threading.Condition()
-        self._store = SqliteStore(store_path, synchronous=synchronous)
-        self._start()
+        self._owns_core = _core is None
+        self._core = _core or _Core(store_path, synchronous,
+                                    dict(computer_name=computer_name, seed=seed,
+                                         queue_manager_quota=queue_manager_quota,
+                                         send_insecure_nacks=send_insecure_nacks),
+                                    dict(port=port, pending_request_cleanup_ms=pending_request_cleanup_ms))
+        self._handles: set[bytes] = set()   # context handles this client opened and has not closed
+        self._closed = False
 
-    def _start(self) -> None:
-        snapshot = self._store.load()
-        self.qm = QueueManager(self._clock, snapshot=snapshot, **self._options)
-        self.server = RemoteReadServer(self.qm, **self._server_options)
-        self._flush()
+    @property
+    def qm(self) -> QueueManager:
+        return self._core.qm
 
-    # -- the lock discipline ---------------------------------------------------------------
-    def _flush(self) -> None:
-        self._store.write(self.qm.take_changes())
+    @property
+    def server(self) -> RemoteReadServer:
+        return self._core.server
 
     def _call(self, method, *args):
-        with self._lock:
-            self.qm.run_timers()
-            result = method(*args)
-            self._flush()
-            self._lock.notify_all()
-            return result
-
-    def _wait_for(self, call) -> None:
-        """Sleep until `call` is done; fire timers as their deadlines pass (lock held)."""
-        while not call.done:
-            deadline = self.qm.timers.next_deadline()
-            timeout = None if deadline is None else max(0.0, (deadline - self._clock.now_ms()) / 1000)
-            self._lock.wait(timeout)
-            if self.qm.run_timers():
-                self._flush()
-                self._lock.notify_all()
+        return self._core.call(method, *args)
 
     def _receive(self, method, *args) -> StartReceiveOut:
-        with self._lock:
-            self.qm.run_timers()
-            call = method(*args)
-            self._flush()
-            self._lock.notify_all()
-            self._wait_for(call)
-            self._flush()
-            return StartReceiveOut(call.hresult, call.pdw_arrive_time, call.p_sequence_id,
-                                   call.pdw_number_of_sections, call.pp_packet_sections)
+        return self._core.receive(method, *args)
 
     # -- identity --------------------------------------------------------------------------
     @property
@@ -109,6 +133,19 @@ class InProcessTarget(Target):
     def queue_manager_identifier(self) -> bytes:
         return self.qm.identifier
 
+    # -- clients ---------------------------------------------------------------------------
+    def connection(self) -> "InProcessTarget":
+        return InProcessTarget(send_insecure_nacks=self.send_insecure_nacks, _core=self._core)
+
+    def rundown(self, ph_context: bytes) -> int:
+        """MS-MQRR 3.1.6.1 / 3.1.6.2 for one context handle, as the RPC runtime would raise it."""
+        self._handles.discard(ph_context)
+        return self._call(self.server.rundown, ph_context)
+
+    def drop(self) -> None:
+        for handle in list(self._handles):
+            self.rundown(handle)
+
     # -- MS-MQRR ---------------------------------------------------------------------------
     def get_server_port(self) -> int:
         return self._call(self.server.r_get_server_port)
@@ -117,6 +154,8 @@ class InProcessTarget(Target):
                    f_non_routing_server=1, major=6, minor=0, build_number=0, f_workgroup=0) -> OpenQueueOut:
         result = self._call(self.server.r_open_queue, p_queue_format, dw_access, dw_share_mode, p_client_id,
                             f_non_routing_server, major, minor, build_number, f_workgroup)
+        if result.hresult == HRESULT.MQ_OK:
+            self._handles.add(result.pph_context)
         return OpenQueueOut(result.hresult, result.pph_context)
 
     def open_queue_for_move(self, p_queue_format, dw_access, dw_share_mode,
@@ -124,10 +163,15 @@ class InProcessTarget(Target):
                             minor=0, build_number=0, f_workgroup=0) -> OpenQueueForMoveOut:
         result = self._call(self.server.r_open_queue_for_move, p_queue_format, dw_access, dw_share_mode,
                             p_client_id, f_non_routing_server, major, minor, build_number, f_workgroup)
+        if result.hresult == HRESULT.MQ_OK:
+            self._handles.add(result.pph_context)
         return OpenQueueForMoveOut(result.hresult, result.p_move_context, result.pph_context)
 
     def close_queue(self, pph_context: bytes) -> CloseQueueOut:
-        return CloseQueueOut(*self._call(self.server.r_close_queue, pph_context))
+        out = CloseQueueOut(*self._call(self.server.r_close_queue, pph_context))
+        if out.hresult == HRESULT.MQ_OK:
+            self._handles.discard(pph_context)
+        return out
 
     def create_cursor(self, ph_context: bytes) -> CreateCursorOut:
         return CreateCursorOut(*self._call(self.server.r_create_cursor, ph_context))
@@ -224,27 +268,55 @@ class InProcessTarget(Target):
     def abort_transaction(self, uow: bytes) -> int:
         return self._call(self.qm.transaction_abort, uow)
 
+    # -- capabilities ----------------------------------------------------------------------
+    # -- capabilities ----------------------------------------------------------------------
     def elapse(self, ms: int) -> None:
-        with self._lock:
-            self._clock.offset_ms += ms
-            self.qm.run_timers()
-            self._flush()
-            self._lock.notify_all()
+        core = self._core
+        with core.lock:
+            core.clock.advance(ms)
+            core.qm.run_timers()
+            core.flush()
+            core.lock.notify_all()
 
     def restart(self) -> None:
-        with self._lock:
+        core = self._core
+        with core.lock:
             # Blocked callers learn that their queue manager went away.
-            for descriptor in list(self.qm.open_queue_descriptors.values()):
+            for descriptor in list(core.qm.open_queue_descriptors.values()):
                 for waiter in list(descriptor.waiting_message_read_operation_collection):
-                    self.qm.waiting_message_read_timer_stop(waiter, HRESULT.MQ_ERROR_OPERATION_CANCELLED)
-            self._flush()
-            self._start()
-            self._lock.notify_all()
+                    core.qm.waiting_message_read_timer_stop(waiter, HRESULT.MQ_ERROR_OPERATION_CANCELLED)
+            core.flush()
+            core.start()
+            core.lock.notify_all()
+        self._handles.clear()
+
+    def list_messages(self, format_name: str) -> ListMessagesOut:
+        def listing():
+            try:
+                queue = self.qm.resolve_format_name(parse_format_name(format_name))
+            except FormatNameError:
+                return ListMessagesOut(HRESULT.MQ_ERROR_ILLEGAL_FORMATNAME)
+            if queue is None:
+                return ListMessagesOut(HRESULT.MQ_ERROR_QUEUE_NOT_FOUND)
+            context = self.server.packet_context
+            return ListMessagesOut(HRESULT.MQ_OK, tuple(
+                ListedMessage(position.state.name, position.message_reference.lookup_identifier,
+                              packet_sections(build_packet(position.message_reference, context),
+                                              _WHOLE, _WHOLE)[0].p_section_buffer)
+                for position in queue.message_position_list.positions()))
+        return self._call(listing)
 
     def close(self) -> None:
-        with self._lock:
-            self._flush()
-            self._store.close()
+        """Run down what this client still holds, as a closed connection would; the first client also
+        closes the store."""
+        if self._closed:
+            return
+        self._closed = True
+        self.drop()
+        if self._owns_core:
+            with self._core.lock:
+                self._core.flush()
+                self._core.store.close()
 
 
 def _message(p: MessageProperties) -> Message:

@@ -1,10 +1,17 @@
 """The Target: the one interface every scenario talks to.
 
-A Target is a queue manager under test.  It offers the MS-MQRR methods (without
-the R_ prefix, in snake_case, parameters and outputs named after the
-specification's, in snake_case) and the set-up a test needs that MS-MQRR lacks:
-queues, sending, transactions, time, restart.  Methods never raise for bad
-input: every failure comes back as an HRESULT in the result.
+A Target is a queue manager under test, seen by one client.  It offers the
+MS-MQRR methods (without the R_ prefix, in snake_case, parameters and outputs
+named after the specification's, in snake_case) and the set-up a test needs that
+MS-MQRR lacks: queues, sending, transactions.  Methods never raise for bad input:
+every failure comes back as a status in the result (an HRESULT, or the RPC
+runtime's fault status when a call travelled over DCE/RPC and was refused there).
+
+What a target can do beyond that is a capability (CAPABILITIES): moving its clock,
+restarting, listing messages in every state, opening a second client and losing
+its connection, showing RPC faults.  A scenario that needs a capability the target
+lacks is reported as not run, naming it; a method of a missing capability raises
+TargetCapabilityError.
 
 `read_queue` is built on the MS-MQRR methods alone (a cursor walk with peeks), so
 it reads admin, journal and dead-letter queues the same way on every target.
@@ -16,16 +23,30 @@ import uuid
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
-from reference.constants import INFINITE, Access, Action, ShareMode
-from reference.hresult import HRESULT
-from reference.packet_sections import SectionBuffer
-from reference.queue_format import QueueFormat, describe
+from protocol.constants import INFINITE, Access, Action, ShareMode
+from protocol.hresult import HRESULT
+from protocol.idl import NULL_CONTEXT_HANDLE as NULL_HANDLE
+from protocol.idl import SectionBuffer
+from protocol.queue_format import QueueFormat, from_format_name
 
-NULL_HANDLE = bytes(20)
+# What a target may offer beyond MS-MQRR and set-up, and what a scenario that needs it is told.
+CAPABILITIES = {
+    "virtual_time": "elapse() moves the target's clock; nothing else does",
+    "restart": "restart() stops the queue manager and starts it again from its store",
+    "list_messages": "list_messages() shows every message of a queue with its state, Locked ones too",
+    "drop_connection": "a second client's connection can be lost abruptly (context handle rundown)",
+    "rpc": "calls travel over DCE/RPC, so the RPC runtime's own faults can be seen",
+}
 
 
 class TargetCapabilityError(RuntimeError):
-    """A set-up operation the target does not offer (see the capability flags of Target)."""
+    """An operation of a capability the target does not offer (see CAPABILITIES)."""
+
+    def __init__(self, target: str, capability: str) -> None:
+        super().__init__(f"{target} does not offer {capability}: {CAPABILITIES[capability]}")
+        self.capability = capability
+
+
 CLIENT_ID = uuid.UUID("6d717370-6563-4000-8000-636c69656e74").bytes_le  # "mqspec client"
 
 
@@ -91,6 +112,20 @@ class ReadQueueOut:
     messages: tuple[QueuedMessage, ...] = ()
 
 
+@dataclass(frozen=True)
+class ListedMessage:
+    """One message as `list_messages` saw it: its position's state and lookup id, and its packet."""
+    state: str                 # MessagePosition.State (MS-MQDMPR 3.1.1.11): Available, Locked, PurgePending
+    lookup_id: int             # MessagePosition.LookupIdentifier (MS-MQDMPR 3.1.1.11)
+    packet: bytes              # the whole packet, as a full-size Start*Receive would return it
+
+
+@dataclass(frozen=True)
+class ListMessagesOut:
+    hresult: int
+    messages: tuple[ListedMessage, ...] = ()
+
+
 @dataclass
 class MessageProperties:
     """What a sender sets (MS-MQDMPR 3.1.1.12), for `Target.send`."""
@@ -121,9 +156,9 @@ class Target(ABC):
     """A queue manager under test; see the module docstring."""
 
     name: str = "target"
-    restartable: bool = False   # offers restart(): waives the restart clauses otherwise
-    time_travel: bool = False   # elapse() skips time instead of sleeping
+    capabilities: frozenset[str] = frozenset()   # keys of CAPABILITIES
     send_insecure_nacks: bool | None = None  # MS-MQQB 3.1.1.3 SendInsecureNacks, when the target says
+    settle_seconds: float = 0.05  # how long a call started on another thread needs to reach the server
 
     # -- identity ---------------------------------------------------------------------------
     @property
@@ -224,18 +259,32 @@ class Target(ABC):
     def abort_transaction(self, uow: bytes) -> int: ...
 
     @abstractmethod
+    def connection(self) -> "Target":
+        """A second client of the same queue manager, with a connection of its own.
+
+        Its context handles are its own (over DCE/RPC, another association), and it
+        is released by close() or lost by drop()."""
+
+    # -- capabilities ------------------------------------------------------------------------
     def elapse(self, ms: int) -> None:
-        """Let `ms` milliseconds pass on the target (timers fire)."""
+        """Let `ms` milliseconds pass on the target's clock; due timers fire (virtual_time)."""
+        raise TargetCapabilityError(self.name, "virtual_time")
 
     def restart(self) -> None:
-        """Stop and start the queue manager from its store (MS-MQDMPR 3.1.3).
+        """Stop and start the queue manager from its store (MS-MQDMPR 3.1.3) (restart)."""
+        raise TargetCapabilityError(self.name, "restart")
 
-        Only targets with `restartable` set offer it; the suite waives the restart
-        clauses for the others and never calls this."""
-        raise TargetCapabilityError(f"{self.name} cannot be restarted by the suite")
+    def list_messages(self, format_name: str) -> ListMessagesOut:
+        """Every message of a queue in queue order, with its state (list_messages)."""
+        raise TargetCapabilityError(self.name, "list_messages")
+
+    def drop(self) -> None:
+        """This client's connection is lost without a word: the server runs its context
+        handles down (MS-MQRR 3.1.6) (drop_connection)."""
+        raise TargetCapabilityError(self.name, "drop_connection")
 
     def close(self) -> None:
-        """Release the target (connections, files, threads)."""
+        """Release this client (connections, files, threads)."""
 
     # -- built on the methods above ----------------------------------------------------------
     def read_queue(self, format_name: str, dw_max_body_size: int = 0x400000) -> ReadQueueOut:
@@ -244,7 +293,7 @@ class Target(ABC):
         Messages Locked by a pending receive or transaction are invisible to peeks
         (MS-MQDMPR 3.1.7.3.2) and so are not listed."""
         try:
-            queue_format = describe(format_name)
+            queue_format = from_format_name(format_name)
         except ValueError:
             return ReadQueueOut(HRESULT.MQ_ERROR_ILLEGAL_FORMATNAME)
         opened = self.open_queue(queue_format, Access.PEEK_ACCESS, ShareMode.MQ_DENY_NONE)

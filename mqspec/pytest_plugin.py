@@ -31,7 +31,7 @@ from .catalogue import CatalogueError, load_catalogue
 from .coverage import scenario_clauses
 
 ROOT = Path(__file__).resolve().parent.parent
-SUITE_PARTS = ("features", "steps", "spec")
+SUITE_PARTS = ("features", "steps", "spec", "protocol")
 RESULTS_KEY = pytest.StashKey[dict]()
 
 

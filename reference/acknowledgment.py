@@ -20,9 +20,12 @@ removing them never starts another round (D-28).
 
 from __future__ import annotations
 
-from .constants import INFINITE, AcknowledgementsRequested as Acks, MessageClass as C
+from protocol.constants import INFINITE
+from protocol.constants import AcknowledgementsRequested as Acks
+from protocol.constants import MessageClass as C
+from protocol.hresult import HRESULT
+
 from .enumerations import PrivacyLevel, QueueAccessType, QueueShareMode
-from .hresult import HRESULT
 from .message import Message
 
 # MS-MQQB:3.1.7.15:02 classes that reveal security decisions, sent only if SendInsecureNacks

@@ -11,10 +11,16 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .constants import INFINITE
-from .enumerations import (OperationType, QueueAccessType, QueuePrivacyLevel, QueueShareMode,
-                           QueueType)
-from .hresult import HRESULT
+from protocol.constants import INFINITE
+from protocol.hresult import HRESULT
+
+from .enumerations import (
+    OperationType,
+    QueueAccessType,
+    QueuePrivacyLevel,
+    QueueShareMode,
+    QueueType,
+)
 from .position_list import MessagePositionList
 
 

@@ -17,10 +17,12 @@ the arrival acknowledgments follow from the Enqueue Message status:
 
 from __future__ import annotations
 
-from .constants import AcknowledgementsRequested as Acks, MessageClass as C
+from protocol.constants import AcknowledgementsRequested as Acks
+from protocol.constants import MessageClass as C
+from protocol.hresult import HRESULT
+
 from .enumerations import DeliveryGuarantee, QueueAccessType, QueueShareMode
 from .format_name import FormatNameError, parse_format_name
-from .hresult import HRESULT
 from .message import LABEL_MAX_CHARS, Message
 
 CUSTOM_CLASS_MASK = 0xE1FF  # MS-MQMQ 2.2.18.1.6 application classes use only these bits

@@ -8,7 +8,8 @@ and are read through properties with their specification defaults.
 
 from __future__ import annotations
 
-from .constants import INFINITE, AcknowledgementsRequested, MessageClass
+from protocol.constants import INFINITE, AcknowledgementsRequested, MessageClass
+
 from .enumerations import DeliveryGuarantee, PrivacyLevel
 
 DEFAULT_PRIORITY = 3  # MS-MQDMPR:3.1.1.12:02 priority 0..7, default 3

@@ -382,7 +382,6 @@ def build_packet(message: Message, context: PacketContext) -> PacketLayout:
     return PacketLayout(bytes(out), header_size, actual, trailer_offset, srmp)
 
 
-from .packet_sections import SectionBuffer, packet_sections  # noqa: E402  (re-exported API)
+from .packet_sections import packet_sections  # noqa: E402  (re-exported API)
 
-__all__ = ["PacketContext", "PacketLayout", "SectionBuffer", "build_packet", "packet_sections",
-           "packet_size"]
+__all__ = ["PacketContext", "PacketLayout", "build_packet", "packet_sections", "packet_size"]

@@ -21,10 +21,10 @@ UserHeader.SentTime + the stored relative value.
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .constants import INFINITE, SectionType
+from protocol.constants import INFINITE, SectionType
+from protocol.idl import SectionBuffer
 
 if TYPE_CHECKING:
     from .packet import PacketLayout
@@ -32,14 +32,6 @@ if TYPE_CHECKING:
 TTRQ_OFFSET = 12        # MS-MQMQ:2.2.19.1 BaseHeader.TimeToReachQueue
 SENT_TIME_OFFSET = 52   # MS-MQMQ:2.2.19.2 UserHeader.SentTime (16 + 36)
 LATEST_FINITE = 0xFFFFFFFE
-
-
-@dataclass(frozen=True)
-class SectionBuffer:
-    section_buffer_type: int   # SectionType (MS-MQRR 2.2.7)
-    section_size_alloc: int
-    section_size: int
-    p_section_buffer: bytes
 
 
 def absolute_time_to_reach_queue(sent_time: int, relative: int) -> int:

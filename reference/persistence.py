@@ -36,9 +36,15 @@ import base64
 import json
 from dataclasses import dataclass, field
 
+from protocol.constants import INFINITE, MessageClass
+
 from .adm import Queue
-from .constants import INFINITE, MessageClass
-from .enumerations import DeliveryGuarantee, MessagePositionState, QueuePrivacyLevel, QueueType
+from .enumerations import (
+    DeliveryGuarantee,
+    MessagePositionState,
+    QueuePrivacyLevel,
+    QueueType,
+)
 from .message import Message
 from .packet import packet_size
 from .position_list import MessagePosition

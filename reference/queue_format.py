@@ -1,17 +1,18 @@
-"""QUEUE_FORMAT, the binary queue name of RPC calls (MS-MQMQ 2.2.7 - 2.2.11).
+"""The server's reading of a QUEUE_FORMAT (MS-MQMQ 2.2.7 - 2.2.11).
 
-A QueueFormat is checked against the suffix table of 2.2.7 and rendered as the
-format-name string of 2.1, which the queue manager then resolves.  `describe`
-is the reverse, for building calls from format-name strings.
+A QueueFormat (protocol.queue_format) is checked against the suffix table of
+2.2.7 and rendered as the format-name string of 2.1, which the queue manager
+then resolves.
 """
 
 from __future__ import annotations
 
-import uuid
-from dataclasses import dataclass
+from protocol.constants import QUEUE_FORMAT_FLAG_SYSTEM
+from protocol.constants import QueueFormatType as T
+from protocol.constants import QueueSuffixType as S
+from protocol.queue_format import QueueFormat
 
-from .constants import QUEUE_FORMAT_FLAG_SYSTEM, QueueFormatType as T, QueueSuffixType as S
-from .format_name import FormatName, FormatNameError, parse_format_name
+from .format_name import FormatNameError
 
 # MS-MQMQ:2.2.7:02 which suffix may go with which type, and the flags nibble it needs
 _SUFFIX_RULES = {
@@ -32,20 +33,6 @@ _SUFFIX_RULES = {
 }
 _SUFFIX_TEXT = {S.QUEUE_SUFFIX_TYPE_JOURNAL: "JOURNAL", S.QUEUE_SUFFIX_TYPE_DEADLETTER: "DEADLETTER",
                 S.QUEUE_SUFFIX_TYPE_DEADXACT: "DEADXACT", S.QUEUE_SUFFIX_TYPE_XACTONLY: "XACTONLY"}
-
-
-@dataclass(frozen=True)
-class QueueFormat:
-    """QUEUE_FORMAT: m_qft selects which of the value fields is meaningful."""
-    m_qft: int
-    m_suffix_and_flags: int = 0
-    m_reserved: int = 0
-    guid: uuid.UUID | None = None       # PUBLIC, MACHINE, CONNECTOR, PRIVATE lineage, DL
-    uniquifier: int = 0                 # PRIVATE (OBJECTID.Uniquifier)
-    direct_id: str | None = None        # DIRECT, SUBQUEUE: the name without "DIRECT="
-    domain: str | None = None           # DL
-    multicast_address: int = 0          # MULTICAST (network order IPv4 as ULONG)
-    multicast_port: int = 0
 
 
 def validate(queue_format: QueueFormat) -> None:
@@ -99,29 +86,3 @@ def to_format_name(queue_format: QueueFormat) -> str:
     if qft in (T.QUEUE_FORMAT_TYPE_DIRECT, T.QUEUE_FORMAT_TYPE_SUBQUEUE):
         return f"DIRECT={queue_format.direct_id}{tail}"
     raise FormatNameError("QUEUE_FORMAT: an UNKNOWN name has no format name")
-
-
-def describe(format_name: str) -> QueueFormat:
-    """The QUEUE_FORMAT for a single-element format-name string."""
-    name: FormatName = parse_format_name(format_name)
-    suffix_code = {v: k for k, v in _SUFFIX_TEXT.items()}
-    suffix = suffix_code.get(name.suffix, S.QUEUE_SUFFIX_TYPE_NONE)
-    flags = QUEUE_FORMAT_FLAG_SYSTEM if suffix in (S.QUEUE_SUFFIX_TYPE_JOURNAL, S.QUEUE_SUFFIX_TYPE_DEADLETTER,
-                                                   S.QUEUE_SUFFIX_TYPE_DEADXACT) else 0
-    if name.kind == "PUBLIC":
-        return QueueFormat(T.QUEUE_FORMAT_TYPE_PUBLIC, suffix | flags, guid=name.guid)
-    if name.kind == "PRIVATE":
-        return QueueFormat(T.QUEUE_FORMAT_TYPE_PRIVATE, suffix | flags, guid=name.guid,
-                           uniquifier=name.private_queue_number)
-    if name.kind == "MACHINE":
-        return QueueFormat(T.QUEUE_FORMAT_TYPE_MACHINE, suffix | flags, guid=name.guid)
-    if name.kind == "DIRECT":
-        body = format_name.split("=", 1)[1]
-        if name.subqueue:
-            return QueueFormat(T.QUEUE_FORMAT_TYPE_SUBQUEUE, S.QUEUE_SUFFIX_TYPE_SUBQUEUE, direct_id=body)
-        if name.suffix:
-            body = body.rsplit(";", 1)[0]
-            if name.suffix in ("DEADLETTER", "DEADXACT"):
-                body = body[: -len("\\SYSTEM$")]
-        return QueueFormat(T.QUEUE_FORMAT_TYPE_DIRECT, suffix | flags, direct_id=body)
-    raise FormatNameError(f"{format_name!r}: no QUEUE_FORMAT form for {name.kind} names here")

@@ -26,14 +26,15 @@ from __future__ import annotations
 import random
 import uuid
 
+from protocol.constants import INFINITE, MessageClass
+from protocol.hresult import HRESULT
+
 from .acknowledgment import AcknowledgmentEvents
-from .arrival import ArrivalEvents
 from .adm import OpenQueueDescriptor, Queue
+from .arrival import ArrivalEvents
 from .clock import Clock
-from .constants import INFINITE, MessageClass
 from .cursor import Cursor
 from .enumerations import MessagePositionState, QueueType
-from .hresult import HRESULT
 from .format_name import FormatNameError, PathName, parse_path_name, private_format_name
 from .message import Message
 from .open_queue import OpenQueueEvents

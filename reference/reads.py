@@ -19,11 +19,12 @@ transaction, or for a two-phase read) or deleted with reason AckReceive.
 
 from __future__ import annotations
 
+from protocol.constants import INFINITE, MessageClass
+from protocol.hresult import HRESULT
+
 from .adm import OpenQueueDescriptor, ReadRequest, WaitingMessageReadOperation
-from .constants import INFINITE, MessageClass
 from .cursor import Cursor, CursorEvent, CursorStatus
 from .enumerations import MessagePositionState, MessageSeekAction
-from .hresult import HRESULT
 
 AVAILABLE = MessagePositionState.Available
 LOCKED = MessagePositionState.Locked

@@ -22,16 +22,24 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass
 
+from protocol.constants import Access, Ack, Action, MessageClass, ShareMode
+from protocol.constants import QueueFormatType as T
+from protocol.hresult import HRESULT
+
 from .adm import OpenQueueDescriptor
-from .constants import Access, Ack, Action, MessageClass, QueueFormatType as T, ShareMode
 from .enumerations import MessagePositionState, QueueAccessType, QueueShareMode
 from .format_name import FormatNameError, parse_format_name
-from .hresult import HRESULT
 from .packet import PacketContext, build_packet
 from .packet_sections import packet_sections
 from .queue_format import QueueFormat, to_format_name
-from .remote_read_rules import (LOOKUP_SEEK, PEEK_ACTIONS, RECEIVE_ACTIONS, PendingRequestEntry,
-                                ReceiveCall, receive_parameters_valid)
+from .remote_read_rules import (
+    LOOKUP_SEEK,
+    PEEK_ACTIONS,
+    RECEIVE_ACTIONS,
+    PendingRequestEntry,
+    ReceiveCall,
+    receive_parameters_valid,
+)
 
 DEFAULT_PORT = 2103  # MS-MQRR:3.1.4.1:01
 DEFAULT_CLEANUP_MS = 5 * 60 * 1000  # MS-MQRR:3.1.2.2:02 Windows' default

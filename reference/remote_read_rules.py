@@ -8,9 +8,10 @@ call hands back: its outputs, set now or when its wait ends.
 
 from __future__ import annotations
 
-from .constants import Action
+from protocol.constants import Action
+from protocol.hresult import HRESULT
+
 from .enumerations import MessageSeekAction
-from .hresult import HRESULT
 
 LOOKUP_ACTIONS = frozenset({
     Action.MQ_LOOKUP_PEEK_CURRENT, Action.MQ_LOOKUP_PEEK_NEXT, Action.MQ_LOOKUP_PEEK_PREV,

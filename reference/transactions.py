@@ -14,10 +14,11 @@ were never prepared for two-phase commit (MS-MQDMPR:3.1.3:02, D-23).
 
 from __future__ import annotations
 
+from protocol.constants import MessageClass
+from protocol.hresult import HRESULT
+
 from .adm import Transaction, TransactionalOperation
-from .constants import MessageClass
 from .enumerations import MessagePositionState, OperationType
-from .hresult import HRESULT
 
 AVAILABLE = MessagePositionState.Available
 DELETED = MessagePositionState.Deleted

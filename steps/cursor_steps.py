@@ -28,11 +28,15 @@ import time
 
 from pytest_bdd import given, then, when
 
-from adapters import HRESULT, MessageClass, MessageProperties, describe_hresult, queue_format
+from adapters import MessageProperties
+from protocol.constants import MessageClass
+from protocol.hresult import HRESULT
+from protocol.hresult import describe as describe_hresult
+from protocol.queue_format import from_format_name as queue_format
 
+from .phrases import phrase
 from .receive_steps import RECEIVE, RR_ACK, start_receive
 from .setup_steps import properties, send
-from .phrases import phrase
 from .values import acknowledgements, labels, number
 from .world import World
 
@@ -157,6 +161,7 @@ def _expires(world, props, alias):
     """One second to be received, then two seconds pass on the target (Target.elapse)."""
     props.time_to_be_received = 1
     _send_prepared_ok(world, alias, props)
+    world.require("virtual_time")
     world.target.elapse(2000)
 
 

@@ -16,23 +16,24 @@ quote, so no sentence here can swallow a longer sentence of another module.
 
 from __future__ import annotations
 
-import threading
-import time
 import uuid
 
 from pytest_bdd import given, then, when
 
-from adapters import HRESULT, MessageClass, MessageProperties, describe_hresult, queue_format
+from adapters import MessageProperties
+from protocol.constants import MessageClass
+from protocol.hresult import HRESULT
+from protocol.hresult import describe as describe_hresult
+from protocol.queue_format import from_format_name as queue_format
 
+from .phrases import named
 from .receive_steps import PEEK_CURRENT, PEEK_NEXT, RECEIVE, start_receive
 from .setup_steps import properties, send
-from .phrases import named
 from .values import labels, number
-from .world import MAX_SIZE, Background, Sent, World
+from .world import MAX_SIZE, Sent, World
 
 LOOKUP_PEEK_CURRENT = number("MQ_LOOKUP_PEEK_CURRENT")
 UNUSED_LOOKUP_ID = 0x0000FFFFFFFFFFF0  # a sequence number no scenario comes near
-SETTLE = 0.05  # seconds a background call gets to reach the server and block (as in receive_steps)
 CURSOR_READS = {"receives": RECEIVE, "peeks at the current message": PEEK_CURRENT,
                 "peeks at the next message": PEEK_NEXT}
 OTHER_GUID = "7ed43fba-9ad5-4ad3-9e30-27f5bb5eae10"  # the identifier of no queue manager of the suite
@@ -169,27 +170,10 @@ def purge(world: World, handle):
 
 # -- reads that wait, on a background thread -------------------------------------------------
 
-def _background(world: World, request: str, handle: str, call) -> None:
-    """Run `call(request_id)` on its own thread; the request keeps its dwRequestId under `request`."""
-    request_id = world.request_id()
-    world.requests[request] = (handle, request_id)
-    job = Background(thread=None)
-
-    def run():
-        job.started = time.monotonic()
-        job.result = call(request_id)
-        job.finished = time.monotonic()
-
-    job.thread = threading.Thread(target=run, daemon=True)
-    world.background[request] = job
-    job.thread.start()
-    time.sleep(SETTLE)
-
-
 @when(named(r"in the background, the client peeks at {handle} with a time-out of (?P<timeout>\S+) ms as {request}"))
 def peek_in_background(world: World, handle, timeout, request):
-    context, ul_timeout = world.handle(handle), number(timeout)
-    _background(world, request, handle, lambda request_id: world.target.start_receive(
+    context, ul_timeout, request_id = world.handle(handle), number(timeout), world.request_id()
+    world.in_background(request, handle, request_id, lambda: world.target.start_receive(
         context, 0, 0, PEEK_CURRENT, ul_timeout, request_id, MAX_SIZE, MAX_SIZE))
 
 
@@ -199,7 +183,8 @@ def cursor_read_in_background(world: World, cursor, read, timeout, request):
     """A receive through the cursor stays two-phase until the scenario ends it."""
     handle, h_cursor = world.cursors[cursor]
     context, ul_action, ul_timeout = world.handle(handle), CURSOR_READS[read], number(timeout)
-    _background(world, request, handle, lambda request_id: world.target.start_receive(
+    request_id = world.request_id()
+    world.in_background(request, handle, request_id, lambda: world.target.start_receive(
         context, 0, h_cursor, ul_action, ul_timeout, request_id, MAX_SIZE, MAX_SIZE))
 
 

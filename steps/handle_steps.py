@@ -12,12 +12,21 @@ import uuid
 
 from pytest_bdd import given, parsers, then, when
 
-from adapters import HRESULT, QueueFormat, describe_hresult, queue_format
+from protocol.hresult import HRESULT
+from protocol.hresult import describe as describe_hresult
+from protocol.queue_format import QueueFormat
+from protocol.queue_format import from_format_name as queue_format
 
-from .names import CUSTOMER_BIT, expand, guid, queue_argument, queue_format_from_text, value
+from .names import (
+    CUSTOMER_BIT,
+    expand,
+    guid,
+    queue_argument,
+    queue_format_from_text,
+    value,
+)
 from .phrases import named
 from .world import World
-
 
 NULL_HANDLE = bytes(20)
 

@@ -20,7 +20,8 @@ from __future__ import annotations
 from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, initialize, multiple, rule
 
-from adapters import Ack, Action, HRESULT
+from protocol.constants import Ack, Action
+from protocol.hresult import HRESULT
 
 from .machines import HANDLE, MAX_SIZE, PRIORITY, MachineBase, hresult_name, step
 

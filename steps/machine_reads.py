@@ -32,9 +32,17 @@ belongs to a scenario, not to this machine.
 from __future__ import annotations
 
 from hypothesis import strategies as st
-from hypothesis.stateful import Bundle, consumes, initialize, multiple, precondition, rule
+from hypothesis.stateful import (
+    Bundle,
+    consumes,
+    initialize,
+    multiple,
+    precondition,
+    rule,
+)
 
-from adapters import Ack, Action, HRESULT
+from protocol.constants import Ack, Action
+from protocol.hresult import HRESULT
 
 from .machine_lookups import SEEK_CLAUSES
 from .machines import HANDLE, MAX_SIZE, MachineBase, step

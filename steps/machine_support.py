@@ -18,7 +18,7 @@ import os
 from collections import Counter
 from dataclasses import dataclass, field
 
-from adapters import HRESULT
+from protocol.hresult import HRESULT
 
 from .packet_reader import read_sections
 

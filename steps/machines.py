@@ -42,10 +42,24 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant
 
-from adapters import Access, Action, HRESULT, MessageProperties, ShareMode, connect, queue_format
+from adapters import MessageProperties, connect
+from protocol.constants import Access, Action, ShareMode
+from protocol.hresult import HRESULT
+from protocol.queue_format import from_format_name as queue_format
 
-from .machine_support import (HANDLE, MAX_SIZE, QUEUE, Ledger, Script, ScriptStep, in_catalogue, log_file,
-                              hresult_name, label_and_priority, quoted)
+from .machine_support import (
+    HANDLE,
+    MAX_SIZE,
+    QUEUE,
+    Ledger,
+    Script,
+    ScriptStep,
+    hresult_name,
+    in_catalogue,
+    label_and_priority,
+    log_file,
+    quoted,
+)
 from .model import Outcome, QueueModel
 
 # Priorities 0..7 that shrink towards the default, 3, so shrunk scenarios need no priority table.

@@ -13,7 +13,8 @@ import uuid
 
 import pytest
 
-from adapters import QueueFormat, queue_format
+from protocol.queue_format import QueueFormat
+from protocol.queue_format import from_format_name as queue_format
 
 from .values import number
 from .world import World
@@ -81,7 +82,7 @@ def _token(world: World, token: str) -> str:
         alias = token.split("private number of ", 1)[1]
         match = re.fullmatch(r"PRIVATE=[0-9A-Fa-f-]{36}\\([0-9A-Fa-f]{1,8})", world.queue(alias), re.I)
         if match is None:
-            pytest.skip(f"waived: {world.target.name} named {alias!r} {world.queue(alias)!r}, "
+            pytest.skip(f"not run: {world.target.name} named {alias!r} {world.queue(alias)!r}, "
                         "not with a PRIVATE= format name")
         return f"{int(match.group(1), 16):x}" if token.startswith("short ") else match.group(1)
     match = re.fullmatch(r"(\d+) characters", token)

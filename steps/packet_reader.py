@@ -32,8 +32,20 @@ from dataclasses import dataclass, field
 from typing import Sequence
 
 from steps.packet_checks import (
-    NIL_GUID, Layout, Short, Spliced, TrailerReader, align4, check_kinds, check_records, direct_name,
-    judge_split, private_name, public_name, wstring)
+    NIL_GUID,
+    Layout,
+    Short,
+    Spliced,
+    TrailerReader,
+    align4,
+    check_kinds,
+    check_records,
+    direct_name,
+    judge_split,
+    private_name,
+    public_name,
+    wstring,
+)
 
 SIGNATURE = 0x524F494C
 FLAG_BITS = {"RC": (0, 0x1F), "DM": (5, 3), "JN": (8, 1), "JP": (9, 1), "DQ": (10, 7),

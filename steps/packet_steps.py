@@ -14,16 +14,25 @@ import uuid
 
 from pytest_bdd import given, parsers, then, when
 
-from adapters import HRESULT, MessageProperties, describe_hresult
+from adapters import MessageProperties
+from protocol.hresult import HRESULT
+from protocol.hresult import describe as describe_hresult
 
 from .names import expand, value
-from .packet_checks import Spliced, align4, check_records, direct_name, judge_split, private_name, public_name
+from .packet_checks import (
+    Spliced,
+    align4,
+    check_records,
+    direct_name,
+    judge_split,
+    private_name,
+    public_name,
+)
 from .packet_reader import DecodedMessage, _Decoder, read_sections
 from .phrases import named
 from .setup_steps import properties, send
 from .values import acknowledgements, labels
 from .world import MAX_SIZE, Sent, World
-
 
 # -- sending messages of any shape ------------------------------------------------------------
 

@@ -14,23 +14,23 @@ transaction_steps).
 from __future__ import annotations
 
 import struct
-import threading
 import time
 import uuid
 
 from pytest_bdd import given, parsers, then, when
 
-from adapters import HRESULT, SectionType, describe_hresult
+from protocol.constants import SectionType
+from protocol.hresult import HRESULT
+from protocol.hresult import describe as describe_hresult
 
 from .packet_reader import read_sections
 from .receive_steps import start_receive
 from .values import number
-from .world import MAX_SIZE, Background, World
+from .world import MAX_SIZE, World
 
 PEEK_CURRENT = number("MQ_ACTION_PEEK_CURRENT")
 RECEIVE = number("MQ_ACTION_RECEIVE")
 TTRQ_OFFSET = 12  # MS-MQMQ 2.2.19.1: BaseHeader.TimeToReachQueue
-SETTLE = 0.05     # seconds a background call gets to reach the server and block (as in receive_steps)
 
 
 # -- set-up ---------------------------------------------------------------------------------
@@ -68,29 +68,13 @@ def receive_reusing_request_id(world, handle, request):
 
 # -- reads that block, on a background thread --------------------------------------------------------
 
-def _in_background(world: World, handle: str, request: str, request_id: int, call) -> None:
-    """Run `call()` on a thread, named `request` with `request_id` on `handle` for End and Cancel."""
-    world.requests[request] = (handle, request_id)
-    job = Background(thread=None)
-
-    def run():
-        job.started = time.monotonic()
-        job.result = call()
-        job.finished = time.monotonic()
-
-    job.thread = threading.Thread(target=run, daemon=True)
-    world.background[request] = job
-    job.thread.start()
-    time.sleep(SETTLE)  # let it reach the server and block
-
-
 @when(parsers.re(r'the client waits in transaction "(?P<tx>[^"]+)" on "(?P<handle>[^"]+)" for up to '
                  r'(?P<timeout>\S+) ms in the background as "(?P<request>[^"]+)"'))
 def wait_in_transaction(world, tx, handle, timeout, request):
     """R_StartTransactionalReceive (MQ_ACTION_RECEIVE, front of the queue) that may block."""
     request_id = world.request_id()
     context, uow, ul_timeout = world.handle(handle), world.transactions[tx], number(timeout)
-    _in_background(world, handle, request, request_id, lambda: world.target.start_transactional_receive(
+    world.in_background(request, handle, request_id, lambda: world.target.start_transactional_receive(
         context, 0, 0, RECEIVE, ul_timeout, request_id, MAX_SIZE, MAX_SIZE, uow))
 
 
@@ -99,15 +83,9 @@ def wait_in_transaction(world, tx, handle, timeout, request):
 def peek_with_request_id_in_background(world, handle, request_id, timeout, request):
     """R_StartReceive (MQ_ACTION_PEEK_CURRENT) with a dwRequestId the scenario chose, on a thread."""
     request_id, context, ul_timeout = int(request_id), world.handle(handle), number(timeout)
-    _in_background(world, handle, request, request_id, lambda: world.target.start_receive(
+    world.in_background(request, handle, request_id, lambda: world.target.start_receive(
         context, 0, 0, PEEK_CURRENT, ul_timeout, request_id, MAX_SIZE, MAX_SIZE))
 
-
-@then(parsers.parse('the background call "{request}" waited less than {ms:d} ms'))
-def waited_less_than(world, request, ms):
-    job = world.background[request]
-    took = (job.finished - job.started) * 1000
-    assert took < ms, f"{request!r} returned after {took:.0f} ms, expected less than {ms} ms"
 
 
 # -- peeks with chosen size limits ----------------------------------------------------------------

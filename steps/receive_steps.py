@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import threading
-import time
-
 from pytest_bdd import then, when
 
-from adapters import HRESULT, describe_hresult
+from protocol.hresult import HRESULT
+from protocol.hresult import describe as describe_hresult
 
 from .phrases import phrase
 from .values import hresult, number
-from .world import MAX_SIZE, Background, World
+from .world import MAX_SIZE, World
 
 PEEK_CURRENT, PEEK_NEXT, RECEIVE = (number("MQ_ACTION_PEEK_CURRENT"), number("MQ_ACTION_PEEK_NEXT"),
                                     number("MQ_ACTION_RECEIVE"))
@@ -141,20 +139,9 @@ def by_lookup_id(world, verb, label, action, handle):
 
 @when(phrase('the client waits on "{handle}" for up to {timeout} ms in the background as "{request}"', timeout=r"\w+"))
 def receive_in_background(world, handle, timeout, request):
-    request_id = world.request_id()
-    world.requests[request] = (handle, request_id)
-    job = Background(thread=None)
-
-    def run():
-        job.started = time.monotonic()
-        job.result = world.target.start_receive(world.handle(handle), 0, 0, RECEIVE, number(timeout),
-                                                request_id, MAX_SIZE, MAX_SIZE)
-        job.finished = time.monotonic()
-
-    job.thread = threading.Thread(target=run, daemon=True)
-    world.background[request] = job
-    job.thread.start()
-    time.sleep(0.05)  # let it reach the server and block
+    request_id, context = world.request_id(), world.handle(handle)
+    world.in_background(request, handle, request_id, lambda: world.target.start_receive(
+        context, 0, 0, RECEIVE, number(timeout), request_id, MAX_SIZE, MAX_SIZE))
 
 
 @when(phrase('the background call "{request}" completes'))
@@ -177,7 +164,3 @@ def message_returned(world, label):
     assert world.decoded.label == label, f"got {world.decoded.label!r}, expected {label!r}"
 
 
-@then(phrase('the background call "{request}" waited at least {ms:d} ms'))
-def waited(world, request, ms):
-    job = world.background[request]
-    assert (job.finished - job.started) * 1000 >= ms * 0.9, f"returned after {(job.finished - job.started):.3f} s"

@@ -5,7 +5,10 @@ from __future__ import annotations
 import pytest
 from pytest_bdd import given, then, when
 
-from adapters import HRESULT, MessageProperties, describe_hresult, queue_format
+from adapters import MessageProperties
+from protocol.hresult import HRESULT
+from protocol.hresult import describe as describe_hresult
+from protocol.queue_format import from_format_name as queue_format
 
 from .phrases import LABELS, phrase
 from .values import acknowledgements, hresult, labels, number
@@ -206,23 +209,24 @@ def insecure_acknowledgments(world, does):
     """A scenario that depends on the target's SendInsecureNacks setting (MS-MQQB 3.1.1.3)."""
     wanted = does == "does"
     if world.target.send_insecure_nacks is not wanted:
-        pytest.skip(f"waived: the target's SendInsecureNacks is {world.target.send_insecure_nacks}, "
+        pytest.skip(f"not run: the target's SendInsecureNacks is {world.target.send_insecure_nacks}, "
                     f"the scenario needs {wanted}")
 
 
 @when("the queue manager restarts")
 def restart(world):
-    if not world.target.restartable:
-        pytest.skip(f"waived: {world.target.name} cannot be restarted by the suite")
+    world.require("restart")
     world.target.restart()
     world.handles.clear()
     world.cursors.clear()
 
 
-@when(phrase("{amount:d} {unit} pass", unit="milliseconds?|seconds?|minutes?"))
-@given(phrase("{amount:d} {unit} pass", unit="milliseconds?|seconds?|minutes?"))
-def time_passes(world, amount, unit):
+@when(phrase("{amount:d} {unit} {verb}", unit="milliseconds?|seconds?|minutes?", verb="pass|passes"))
+@given(phrase("{amount:d} {unit} {verb}", unit="milliseconds?|seconds?|minutes?", verb="pass|passes"))
+def time_passes(world, amount, unit, verb):
+    """The target's clock moves on (virtual time); nothing in the scenario depends on real time."""
     scale = {"milliseconds": 1, "millisecond": 1, "seconds": 1000, "second": 1000, "minutes": 60_000}[unit]
+    world.require("virtual_time")
     world.target.elapse(amount * scale)
 
 

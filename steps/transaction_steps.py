@@ -28,25 +28,28 @@ a quote, so no sentence here swallows a longer sentence of another module.
 from __future__ import annotations
 
 import os
-import threading
 import time
 
 from pytest_bdd import given, then, when
 
-from adapters import HRESULT, MessageProperties, SectionType, describe_hresult, queue_format
+from adapters import MessageProperties
+from protocol.constants import SectionType
+from protocol.hresult import HRESULT
+from protocol.hresult import describe as describe_hresult
+from protocol.queue_format import from_format_name as queue_format
 
 from .packet_reader import read_sections
-from .receive_steps import _argument, start_receive
-from .setup_steps import MESSAGE_COLUMNS, properties as table_properties, send
 from .phrases import named
+from .receive_steps import _argument, start_receive
+from .setup_steps import MESSAGE_COLUMNS, send
+from .setup_steps import properties as table_properties
 from .values import labels, number
-from .world import MAX_SIZE, Background, World
+from .world import MAX_SIZE, World
 
 ZERO_UOW = bytes(16)
 # MS-MQRR 3.1.4.12: the suite chooses the propagation token; nothing here parses it (MS-DTCO 2.2.5.4).
 PROPAGATION_TOKEN = b"mqspec-propagation-token".ljust(32, b"\x00")
 NEVER_ISSUED_MOVE_CONTEXT = 0x5EED_0000_0000_0001
-SETTLE = 0.05  # seconds a background call gets to reach the server and block
 
 # Message properties MESSAGE_COLUMNS lacks: those the server never interprets (MS-MQDMPR 3.1.1.12).
 EXTRA_COLUMNS = {
@@ -320,19 +323,8 @@ def start_without_transaction(world, handle, action, request):
 def wait_in_transaction(world, handle, tx, timeout, request):
     uow, ul_timeout, context = _uow(world, tx), number(timeout), world.handle(handle)
     request_id = world.request_id()
-    world.requests[request] = (handle, request_id)
-    job = Background(thread=None)
-
-    def run():
-        job.started = time.monotonic()
-        job.result = world.target.start_transactional_receive(context, 0, 0, number("MQ_ACTION_RECEIVE"),
-                                                              ul_timeout, request_id, MAX_SIZE, MAX_SIZE, uow)
-        job.finished = time.monotonic()
-
-    job.thread = threading.Thread(target=run, daemon=True)
-    world.background[request] = job
-    job.thread.start()
-    time.sleep(SETTLE)
+    job = world.in_background(request, handle, request_id, lambda: world.target.start_transactional_receive(
+        context, 0, 0, number("MQ_ACTION_RECEIVE"), ul_timeout, request_id, MAX_SIZE, MAX_SIZE, uow))
     assert job.thread.is_alive(), f"{request!r} did not wait: {describe_hresult(getattr(job.result, 'hresult', 0))}"
 
 

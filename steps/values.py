@@ -8,8 +8,17 @@ gave to something (see world.py).
 
 from __future__ import annotations
 
-from adapters import (HRESULT, INFINITE, UNLISTED_LOOKUP_ACTIONS, Access, Ack, AcknowledgementsRequested, Action,
-                      MessageClass, ShareMode)
+from protocol.constants import (
+    INFINITE,
+    UNLISTED_LOOKUP_ACTIONS,
+    Access,
+    Ack,
+    AcknowledgementsRequested,
+    Action,
+    MessageClass,
+    ShareMode,
+)
+from protocol.hresult import HRESULT
 
 CONSTANTS: dict[str, int] = {"INFINITE": INFINITE, "NULL": 0}
 for enum in (Access, Ack, Action, MessageClass, ShareMode):

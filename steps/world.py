@@ -11,10 +11,15 @@ from __future__ import annotations
 
 import itertools
 import threading
+import time
 import uuid
 from dataclasses import dataclass, field
 
-from adapters import HRESULT, Target, describe_hresult
+import pytest
+
+from adapters import CAPABILITIES, Target
+from protocol.hresult import HRESULT
+from protocol.hresult import describe as describe_hresult
 
 from .packet_reader import DecodedMessage, read_sections
 
@@ -31,11 +36,9 @@ class Sent:
 
 @dataclass
 class Background:
-    """A call running on another thread (a blocking receive)."""
+    """A call running on another thread (a receive that waits)."""
     thread: threading.Thread
     result: object = None
-    started: float = 0.0
-    finished: float = 0.0
 
 
 @dataclass
@@ -58,6 +61,13 @@ class World:
     max_body: int = MAX_SIZE
     notes: dict = field(default_factory=dict)  # anything else a step module needs to remember
     _ids: itertools.count = field(default_factory=lambda: itertools.count(101))
+
+    # -- what the target can do -------------------------------------------------------------
+    def require(self, capability: str) -> None:
+        """Stop the scenario as not run when the target lacks `capability` (never as passed)."""
+        if capability not in self.target.capabilities:
+            pytest.skip(f"not run: needs {capability} ({CAPABILITIES[capability]}); "
+                        f"{self.target.name} does not offer it")
 
     # -- names ------------------------------------------------------------------------------
     def pathname(self, alias: str) -> str:
@@ -85,6 +95,16 @@ class World:
 
     def request_id(self) -> int:
         return next(self._ids)
+
+    def in_background(self, request: str, handle: str, request_id: int, call) -> Background:
+        """Run `call()` on its own thread, known as `request` (its dwRequestId on `handle`, for End
+        and Cancel), and give it the target's settling time to reach the server and wait there."""
+        self.requests[request] = (handle, request_id)
+        job = Background(thread=threading.Thread(target=lambda: setattr(job, "result", call()), daemon=True))
+        self.background[request] = job
+        job.thread.start()
+        time.sleep(self.target.settle_seconds)
+        return job
 
     def lookup_id(self, label: str) -> int:
         """The LookupId of a message the scenario has seen, rebuilt from its pSequenceId.

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from protocol.constants import MessageClass
+from protocol.hresult import HRESULT
 from reference.clock import VirtualClock
-from reference.constants import MessageClass
 from reference.enumerations import MessagePositionState, QueueAccessType, QueueShareMode
-from reference.hresult import HRESULT
 from reference.message import Message
 from reference.queue_manager import QueueManager
 from reference.remote_read import RemoteReadServer

@@ -7,12 +7,13 @@ import uuid
 
 import pytest
 
-from tests.conftest import COMPUTER, labels, make_queue, open_descriptor, send, H, TX
-from reference.constants import INFINITE, AcknowledgementsRequested as Acks, MessageClass as C
+from protocol.constants import INFINITE
+from protocol.constants import AcknowledgementsRequested as Acks
+from protocol.constants import MessageClass as C
 from reference.enumerations import DeliveryGuarantee, PrivacyLevel
 from reference.message import Message
 from reference.queue_manager import QueueManager
-
+from tests.conftest import COMPUTER, TX, H, labels, make_queue, open_descriptor, send
 
 # The MS-MQQB 3.1.7.15 mapping table: every class it lists.
 TABLE = [

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import labels, open_descriptor, send, H, WAIT, TX
 from reference.cursor import CursorState
 from reference.enumerations import MessageSeekAction
+from tests.conftest import TX, WAIT, H, labels, open_descriptor, send
 
 Unread, Read, WaitPeek, WaitReceive = (CursorState.Unread, CursorState.Read,
                                        CursorState.WaitPeek, CursorState.WaitReceive)

@@ -7,14 +7,20 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import labels, open_descriptor, send, H, C, AVAILABLE, LOCKED, PURGE_PENDING, WAIT, TX
 from reference.cursor import CursorState
 from reference.enumerations import OperationType
-
-
-
-
-
+from tests.conftest import (
+    AVAILABLE,
+    LOCKED,
+    PURGE_PENDING,
+    TX,
+    WAIT,
+    C,
+    H,
+    labels,
+    open_descriptor,
+    send,
+)
 
 
 def fill(qm, fn, *items):

@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import COMPUTER, labels, make_queue, open_descriptor, send
-from reference.constants import INFINITE
-from reference.enumerations import MessagePositionState, OperationType, QueueAccessType, QueueShareMode
-from reference.hresult import HRESULT
+from protocol.constants import INFINITE
+from protocol.hresult import HRESULT
+from reference.enumerations import (
+    MessagePositionState,
+    OperationType,
+    QueueAccessType,
+    QueueShareMode,
+)
 from reference.message import Message
 from reference.packet import packet_size
 from reference.queue_manager import QueueManager
+from tests.conftest import COMPUTER, labels, make_queue, open_descriptor, send
 
 AVAILABLE, LOCKED = MessagePositionState.Available, MessagePositionState.Locked
 LOW7 = (1 << 56) - 1

@@ -7,9 +7,18 @@ import uuid
 
 import pytest
 
-from reference.constants import QUEUE_FORMAT_FLAG_SYSTEM as SYS, QueueFormatType as T, QueueSuffixType as X
-from reference.format_name import FormatNameError, parse_format_name, parse_path_name, private_format_name
-from reference.queue_format import QueueFormat, describe, to_format_name, validate
+from protocol.constants import QUEUE_FORMAT_FLAG_SYSTEM as SYS
+from protocol.constants import QueueFormatType as T
+from protocol.constants import QueueSuffixType as X
+from protocol.queue_format import QueueFormat
+from protocol.queue_format import from_format_name as describe
+from reference.format_name import (
+    FormatNameError,
+    parse_format_name,
+    parse_path_name,
+    private_format_name,
+)
+from reference.queue_format import to_format_name, validate
 
 G = "11111111-2222-3333-4444-555555555555"
 GUID = uuid.UUID(G)
@@ -254,9 +263,21 @@ def test_describe_subqueue_uses_the_subqueue_type():
     assert queue_format.direct_id == "OS:h\\private$\\q;sub"
 
 
-@pytest.mark.parametrize("text", [f"CONNECTOR={G}", f"DL={G}", "MULTICAST=224.0.0.1:80"])
-def test_describe_refuses_names_without_a_local_form(text):
-    """MS-MQMQ:2.2.7:01 / MS-MQMQ:2.2.7 (MS-MQRR 3.1.4.2: R_OpenQueue takes PUBLIC, PRIVATE, DIRECT, MACHINE, SUBQUEUE)
-    describe() has no QUEUE_FORMAT for connector, DL or multicast names."""
-    with pytest.raises(FormatNameError):
+@pytest.mark.parametrize("text, qft", [(f"CONNECTOR={G}", T.QUEUE_FORMAT_TYPE_CONNECTOR),
+                                       (f"DL={G}", T.QUEUE_FORMAT_TYPE_DL),
+                                       ("MULTICAST=224.0.0.1:80", T.QUEUE_FORMAT_TYPE_MULTICAST)])
+def test_describe_builds_forms_remote_read_refuses(text, qft):
+    """MS-MQMQ:2.2.7 the client-side builder gives connector, DL and multicast names their QUEUE_FORMAT
+    (so a scenario can send them and see the server refuse them, MS-MQRR 3.1.4.2), and the server's
+    reading renders them back."""
+    queue_format = describe(text)
+    assert queue_format.m_qft == qft
+    assert to_format_name(queue_format).upper() == text.upper()
+
+
+@pytest.mark.parametrize("text", ["DIRECT", "FOO=bar", f"PUBLIC={G[:-1]}", f"PRIVATE={G}", "MULTICAST=1.2.3:4",
+                                  f"PUBLIC={G};NOTASUFFIX", f"PUBLIC={G},PUBLIC={G}"])
+def test_describe_refuses_what_has_no_queue_format(text):
+    """MS-MQMQ:2.2.7 text that cannot be split into QUEUE_FORMAT fields is refused with a ValueError."""
+    with pytest.raises(ValueError):
         describe(text)

@@ -8,8 +8,9 @@ import uuid
 
 import pytest
 
-from tests.conftest import COMPUTER, make_queue, open_descriptor, H
-from reference.enumerations import QueueAccessType as A, QueueShareMode as M
+from reference.enumerations import QueueAccessType as A
+from reference.enumerations import QueueShareMode as M
+from tests.conftest import COMPUTER, H, make_queue, open_descriptor
 
 OK = H.MQ_OK
 VIOLATION = H.MQ_ERROR_SHARING_VIOLATION

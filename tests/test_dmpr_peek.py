@@ -5,12 +5,8 @@
 
 from __future__ import annotations
 
-
-from tests.conftest import labels, open_descriptor, send, H, AVAILABLE, LOCKED, WAIT
 from reference.cursor import CursorState
-
-
-
+from tests.conftest import AVAILABLE, LOCKED, WAIT, H, labels, open_descriptor, send
 
 
 def fill(qm, fn, *names, **kw):

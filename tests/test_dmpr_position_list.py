@@ -4,14 +4,22 @@ resting on removed positions (D-06)."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from tests.conftest import COMPUTER, make_queue, open_descriptor, H, AVAILABLE, LOCKED, DELETED
 from reference.clock import VirtualClock
 from reference.enumerations import MessageSeekAction as S
 from reference.message import Message
 from reference.queue_manager import QueueManager
-
+from tests.conftest import (
+    AVAILABLE,
+    COMPUTER,
+    DELETED,
+    LOCKED,
+    H,
+    make_queue,
+    open_descriptor,
+)
 
 
 def new_queue_manager():

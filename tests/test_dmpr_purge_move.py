@@ -5,16 +5,22 @@ from __future__ import annotations
 
 import uuid
 
-
-from tests.conftest import labels, make_queue, open_descriptor, send, H, C, AVAILABLE, LOCKED, DELETED, PURGE_PENDING, WAIT, TX
 from reference.enumerations import OperationType, QueueAccessType, QueueShareMode
 from reference.message import Message
-
-
-
-
-
-
+from tests.conftest import (
+    AVAILABLE,
+    DELETED,
+    LOCKED,
+    PURGE_PENDING,
+    TX,
+    WAIT,
+    C,
+    H,
+    labels,
+    make_queue,
+    open_descriptor,
+    send,
+)
 
 # -- Purge Queue ------------------------------------------------------------------------
 

@@ -5,17 +5,25 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import COMPUTER, labels, make_queue, open_descriptor, send, H, C, LOCKED, WAIT, TX
-from reference.constants import INFINITE
-from reference.enumerations import (QueueAccessType as A, QueuePrivacyLevel, QueueShareMode as M,
-                                    QueueType)
+from protocol.constants import INFINITE
+from reference.enumerations import QueueAccessType as A
+from reference.enumerations import QueuePrivacyLevel, QueueType
+from reference.enumerations import QueueShareMode as M
 from reference.message import Message
 from reference.packet import packet_size
 from reference.queue_manager import QueueManager
-
-
-
-
+from tests.conftest import (
+    COMPUTER,
+    LOCKED,
+    TX,
+    WAIT,
+    C,
+    H,
+    labels,
+    make_queue,
+    open_descriptor,
+    send,
+)
 
 # -- initialization -------------------------------------------------------------------------
 

@@ -6,13 +6,22 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import labels, make_queue, open_descriptor, send, H, C, LOCKED, DELETED, WAIT, TX
-from reference.constants import INFINITE, AcknowledgementsRequested as Acks
+from protocol.constants import INFINITE
+from protocol.constants import AcknowledgementsRequested as Acks
 from reference.enumerations import OperationType
 from reference.message import Message
-
-
-
+from tests.conftest import (
+    DELETED,
+    LOCKED,
+    TX,
+    WAIT,
+    C,
+    H,
+    labels,
+    make_queue,
+    open_descriptor,
+    send,
+)
 
 
 @pytest.fixture

@@ -5,14 +5,22 @@ from __future__ import annotations
 
 import pytest
 
-from tests.conftest import labels, make_queue, open_descriptor, send, H, C, AVAILABLE, LOCKED, DELETED, WAIT, TX
-from reference.enumerations import MessageSeekAction as S, OperationType
+from reference.enumerations import MessageSeekAction as S
+from reference.enumerations import OperationType
 from reference.message import Message
-
-
-
-
-
+from tests.conftest import (
+    AVAILABLE,
+    DELETED,
+    LOCKED,
+    TX,
+    WAIT,
+    C,
+    H,
+    labels,
+    make_queue,
+    open_descriptor,
+    send,
+)
 
 
 def test_create_transaction(qm):

@@ -1,9 +1,9 @@
-"""The in-process Target (adapters.in_process) as the suite sees it: real threads, real time.
+"""The in-process Target (adapters.in_process) as the suite sees it: real threads, virtual time.
 
-A blocking Start*Receive must really wait, in real time, and return when another thread sends,
-cancels, or when its time-out passes; `elapse` must move the target's clock at once; no call may
-raise for bad input; `connect` must refuse a bad URL with a one-line TargetError.  The waits are a
-few hundred milliseconds each (under ~2 s for the whole module).
+A blocking Start*Receive must really wait and return when another thread sends or cancels, or
+when `elapse` carries the target's clock past its time-out, and never before that however long it
+waits in real time; no call may raise for bad input; `connect` must refuse a bad URL with a
+one-line TargetError.  The waits are a few hundred milliseconds each.
 """
 
 from __future__ import annotations
@@ -14,8 +14,11 @@ import time
 import pytest
 
 import adapters
-from adapters import (INFINITE, Access, Ack, Action, HRESULT, MessageProperties, QueueFormat, ShareMode, TargetError,
-                      connect, queue_format)
+from adapters import MessageProperties, TargetError, connect
+from protocol.constants import INFINITE, Access, Ack, Action, ShareMode
+from protocol.hresult import HRESULT
+from protocol.queue_format import QueueFormat
+from protocol.queue_format import from_format_name as queue_format
 from steps.packet_reader import read_sections
 
 URL = "reference?queue_manager_quota=100000000&pending_request_cleanup_ms=500"
@@ -107,16 +110,45 @@ def test_mqrr_3_1_4_8_04_cancel_from_another_thread(target, queue, action):
     assert target.cancel_receive(handle, 42) == HRESULT.STATUS_NOT_FOUND  # D-54 nothing waits any more
 
 
-def test_mqrr_3_1_2_1_01_blocking_receive_times_out_after_ul_timeout(target, queue):
-    """MS-MQRR:3.1.2.1:01 / D-02 with nothing arriving the call returns MQ_ERROR_IO_TIMEOUT after about ulTimeout
-    milliseconds of real time."""
+def test_mqrr_3_1_2_1_01_blocking_receive_times_out_in_virtual_time(target, queue):
+    """MS-MQRR:3.1.2.1:01 / D-02 with nothing arriving the call waits however long real time runs, and returns
+    MQ_ERROR_IO_TIMEOUT once elapse() has carried the clock to ulTimeout, not a millisecond earlier."""
     handle = open_handle(target, queue)
-    begin = time.monotonic()
-    out = target.start_receive(handle, 0, 0, RECEIVE, 300, 1, BIG, BIG)
-    elapsed = time.monotonic() - begin
-    assert out.hresult == HRESULT.MQ_ERROR_IO_TIMEOUT
-    assert 0.28 <= elapsed < 0.9
+    blocked = Blocked(lambda: target.start_receive(handle, 0, 0, RECEIVE, 300, 1, BIG, BIG))
+    time.sleep(0.4)  # more real time than the time-out: a real clock would have ended the wait
+    assert blocked.thread.is_alive()
+    target.elapse(299)
+    time.sleep(0.05)
+    assert blocked.thread.is_alive()
+    target.elapse(1)
+    assert blocked.join().hresult == HRESULT.MQ_ERROR_IO_TIMEOUT
     assert target.end_receive(handle, Ack.RR_ACK, 1) == HRESULT.MQ_ERROR_INVALID_HANDLE  # D-52 no entry left
+
+
+def test_a_second_client_that_drops_releases_what_it_held(target, queue):
+    """MS-MQRR:3.1.6.2:01 a client's connection lost in the middle of a two-phase receive: its handle is run
+    down, the message is Available again for the first client, and the handle no longer works."""
+    assert target.send(queue, MessageProperties(body=b"x", label="m")).hresult == HRESULT.MQ_OK
+    other = target.connection()
+    handle = open_handle(other, queue)
+    assert label(other.start_receive(handle, 0, 0, RECEIVE, 0, 5, BIG, BIG)) == "m"
+    assert [m.state for m in target.list_messages(queue).messages] == ["Locked"]
+    other.drop()
+    assert [m.state for m in target.list_messages(queue).messages] == ["Available"]
+    assert target.end_receive(handle, Ack.RR_ACK, 5) == HRESULT.MQ_ERROR_INVALID_HANDLE
+    mine = open_handle(target, queue)
+    assert label(target.start_receive(mine, 0, 0, RECEIVE, 0, 6, BIG, BIG)) == "m"
+
+
+def test_a_drop_cancels_the_clients_blocked_receive(target, queue):
+    """MS-MQRR:3.1.6.2:01 / MS-MQDMPR 3.1.7.1.6 a client lost while its receive waits: Close Queue ends the wait
+    with MQ_ERROR_OPERATION_CANCELLED."""
+    other = target.connection()
+    handle = open_handle(other, queue)
+    blocked = Blocked(lambda: other.start_receive(handle, 0, 0, RECEIVE, INFINITE, 9, BIG, BIG))
+    time.sleep(0.1)
+    other.drop()
+    assert blocked.join().hresult == HRESULT.MQ_ERROR_OPERATION_CANCELLED
 
 
 def test_d03_zero_timeout_returns_at_once(target, queue):

@@ -7,9 +7,23 @@ from __future__ import annotations
 
 import pytest
 
-from steps.model import (ALREADY_RECEIVED, GONE, ILLEGAL_CURSOR_ACTION, INVALID_HANDLE, INVALID_PARAMETER,
-                         IO_TIMEOUT, LOCKED, NOT_FOUND, OK, PURGE_PENDING, STATUS_NOT_FOUND, TRANSACTION_SEQUENCE,
-                         TRANSACTION_USAGE, Outcome, QueueModel)
+from steps.model import (
+    ALREADY_RECEIVED,
+    GONE,
+    ILLEGAL_CURSOR_ACTION,
+    INVALID_HANDLE,
+    INVALID_PARAMETER,
+    IO_TIMEOUT,
+    LOCKED,
+    NOT_FOUND,
+    OK,
+    PURGE_PENDING,
+    STATUS_NOT_FOUND,
+    TRANSACTION_SEQUENCE,
+    TRANSACTION_USAGE,
+    Outcome,
+    QueueModel,
+)
 
 
 def queue(*messages: tuple[str, int]) -> QueueModel:

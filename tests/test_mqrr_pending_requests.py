@@ -8,15 +8,27 @@ from __future__ import annotations
 
 import pytest
 
-from reference.constants import INFINITE, Ack, Action, MessageClass
-from reference.constants import AcknowledgementsRequested as Acks
+from protocol.constants import INFINITE, Ack, Action, MessageClass
+from protocol.constants import AcknowledgementsRequested as Acks
+from protocol.hresult import HRESULT
 from reference.enumerations import MessagePositionState as State
-from reference.hresult import HRESULT
 from reference.remote_read import RemoteReadServer
 from steps.packet_reader import read_sections
-
-from tests.test_mqrr_support import (BIG, entries, gone, labels_of, make_queue, open_handle, send, send_tx, start,
-                               start_tx, state, tick, uow)
+from tests.test_mqrr_support import (
+    BIG,
+    entries,
+    gone,
+    labels_of,
+    make_queue,
+    open_handle,
+    send,
+    send_tx,
+    start,
+    start_tx,
+    state,
+    tick,
+    uow,
+)
 
 A = Action
 RECEIVE, PEEK = A.MQ_ACTION_RECEIVE, A.MQ_ACTION_PEEK_CURRENT

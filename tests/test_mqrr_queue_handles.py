@@ -11,15 +11,28 @@ import uuid
 
 import pytest
 
-from reference.constants import Access, Ack, Action, INFINITE, MessageClass, QueueFormatType as T, ShareMode
-from reference.constants import AcknowledgementsRequested as Acks
+from protocol.constants import INFINITE, Access, Ack, Action, MessageClass, ShareMode
+from protocol.constants import AcknowledgementsRequested as Acks
+from protocol.constants import QueueFormatType as T
+from protocol.hresult import HRESULT
+from protocol.queue_format import QueueFormat
+from protocol.queue_format import from_format_name as describe
 from reference.enumerations import MessagePositionState as State
-from reference.hresult import HRESULT
-from reference.queue_format import QueueFormat, describe
 from reference.remote_read import RemoteReadServer
-
-from tests.test_mqrr_support import (CLIENT_ID, COMPUTER, entries, gone, labels_of, make_queue, open_for_move,
-                               open_handle, send, start, state, tick)
+from tests.test_mqrr_support import (
+    CLIENT_ID,
+    COMPUTER,
+    entries,
+    gone,
+    labels_of,
+    make_queue,
+    open_for_move,
+    open_handle,
+    send,
+    start,
+    state,
+    tick,
+)
 
 NULL = bytes(20)
 RECEIVE, PEEK = Action.MQ_ACTION_RECEIVE, Action.MQ_ACTION_PEEK_CURRENT

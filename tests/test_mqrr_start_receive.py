@@ -13,14 +13,32 @@ import struct
 
 import pytest
 
-from reference.constants import INFINITE, UNLISTED_LOOKUP_ACTIONS, Ack, Access, Action, SectionType
+from protocol.constants import (
+    INFINITE,
+    UNLISTED_LOOKUP_ACTIONS,
+    Access,
+    Ack,
+    Action,
+    SectionType,
+)
+from protocol.hresult import HRESULT
 from reference.enumerations import MessagePositionState as State
-from reference.hresult import HRESULT
 from reference.message import Message
 from steps.packet_reader import read_sections
-
-from tests.test_mqrr_support import (BIG, entries, gone, make_queue, open_handle, send, send_tx, start,
-                               start_tx, state, tick, uow)
+from tests.test_mqrr_support import (
+    BIG,
+    entries,
+    gone,
+    make_queue,
+    open_handle,
+    send,
+    send_tx,
+    start,
+    start_tx,
+    state,
+    tick,
+    uow,
+)
 
 A = Action
 RECEIVE, PEEK_CURRENT, PEEK_NEXT = A.MQ_ACTION_RECEIVE, A.MQ_ACTION_PEEK_CURRENT, A.MQ_ACTION_PEEK_NEXT

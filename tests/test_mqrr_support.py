@@ -9,14 +9,13 @@ check only what every test would otherwise repeat (an open that must succeed).
 from __future__ import annotations
 
 import itertools
-
 import uuid
 
-from tests.conftest import COMPUTER, make_queue, send
-from reference.constants import Access, Action, ShareMode
-from reference.hresult import HRESULT
+from protocol.constants import Access, Action, ShareMode
+from protocol.hresult import HRESULT
+from protocol.queue_format import from_format_name as describe
 from reference.message import Message
-from reference.queue_format import describe
+from tests.conftest import COMPUTER, make_queue, send
 
 __all__ = ["COMPUTER", "CLIENT_ID", "BIG", "make_queue", "send", "open_handle", "open_for_move", "start",
            "start_tx", "tick", "state", "gone", "entries", "uow", "send_tx", "queue_of", "labels_of"]

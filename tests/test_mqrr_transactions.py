@@ -11,15 +11,30 @@ from __future__ import annotations
 
 import pytest
 
-from reference.constants import INFINITE, Ack, Access, Action, MessageClass
-from reference.constants import AcknowledgementsRequested as Acks
+from protocol.constants import INFINITE, Access, Ack, Action, MessageClass
+from protocol.constants import AcknowledgementsRequested as Acks
+from protocol.hresult import HRESULT
+from protocol.queue_format import from_format_name as describe
 from reference.enumerations import MessagePositionState as State
-from reference.hresult import HRESULT
-from reference.queue_format import describe
 from steps.packet_reader import read_sections
-
-from tests.test_mqrr_support import (BIG, COMPUTER, entries, gone, labels_of, make_queue, open_for_move, open_handle,
-                               queue_of, send, send_tx, start, start_tx, state, tick, uow)
+from tests.test_mqrr_support import (
+    BIG,
+    COMPUTER,
+    entries,
+    gone,
+    labels_of,
+    make_queue,
+    open_for_move,
+    open_handle,
+    queue_of,
+    send,
+    send_tx,
+    start,
+    start_tx,
+    state,
+    tick,
+    uow,
+)
 
 A = Action
 RECEIVE, PEEK = A.MQ_ACTION_RECEIVE, A.MQ_ACTION_PEEK_CURRENT

@@ -6,9 +6,10 @@ import struct
 import uuid
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from reference.constants import INFINITE, SectionType
+from protocol.constants import INFINITE, SectionType
 from reference.enumerations import DeliveryGuarantee
 from reference.message import Message
 from reference.packet import PacketContext, build_packet, packet_sections, packet_size

@@ -17,7 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from adapters import Access, Ack, Action, HRESULT, MessageProperties, connect, queue_format
+from adapters import MessageProperties, connect
+from protocol.constants import Access, Ack, Action
+from protocol.hresult import HRESULT
+from protocol.queue_format import from_format_name as queue_format
 from steps.packet_reader import read_sections
 
 ROOT = Path(__file__).resolve().parent.parent

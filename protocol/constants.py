@@ -3,7 +3,7 @@
 Sources: [MS-MQRR] 2.2 and 3.1.4 (access, share mode, ulAction, dwAck,
 SectionType), [MS-MQMQ] 2.2.18.1.6 (message classes), 2.2.19.3 (acknowledgment
 flags), 2.2.7 (QUEUE_FORMAT types and suffixes).  ADM enumerations that never
-travel on the wire live in enumerations.py.
+travel on the wire belong to the reference (reference/enumerations.py).
 """
 
 from enum import IntEnum, IntFlag
