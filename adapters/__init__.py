@@ -1,50 +1,133 @@
 """Targets: what the conformance suite talks to.
 
-`connect(url)` returns a Target:
-
-    reference                      a fresh in-process reference queue manager
-    reference?store=PATH&...       the same, keeping its store in PATH (options below)
-
-Options of `reference`: store (SQLite file; in memory when absent), computer_name,
-seed, queue_manager_quota (bytes), send_insecure_nacks (0/1),
-pending_request_cleanup_ms, port, synchronous (SQLite: FULL, NORMAL, OFF).
+`connect(url)` returns a Target (see TARGET_HELP for the URL forms and options).
 """
 
 from __future__ import annotations
 
-from urllib.parse import parse_qsl, urlsplit
+import os
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from .target import CAPABILITIES, MessageProperties, Target, TargetCapabilityError
 
-__all__ = ["connect", "TargetError", "Target", "TargetCapabilityError", "CAPABILITIES", "MessageProperties"]
+__all__ = ["connect", "TargetError", "Target", "TargetCapabilityError", "CAPABILITIES", "MessageProperties",
+           "TARGET_HELP"]
 
-_REFERENCE_OPTIONS = {
-    "store": ("store_path", str), "computer_name": ("computer_name", str), "seed": ("seed", int),
-    "queue_manager_quota": ("queue_manager_quota", int), "send_insecure_nacks": ("send_insecure_nacks", bool),
-    "pending_request_cleanup_ms": ("pending_request_cleanup_ms", int), "port": ("port", int),
-    "synchronous": ("synchronous", str),
-}
+TARGET_HELP = """\
+target URLs:
+  reference[?option=value&...]      a fresh in-process reference queue manager
+      store=PATH                    keep recoverable state in this SQLite file (default: in memory)
+      synchronous=FULL|NORMAL|OFF   SQLite synchronous mode of the store (default FULL)
+      computer_name=NAME            the queue manager's computer name (default mqspec)
+      seed=N                        seed of its identifiers (default 0)
+      queue_manager_quota=N         QueueManager.Quota in bytes (default 0x00100000)
+      send_insecure_nacks=0|1       MS-MQQB SendInsecureNacks (default 0)
+      pending_request_cleanup_ms=N  MS-MQRR Pending Request Cleanup Timer (default 300000)
+      port=N                        the port R_GetServerPort answers (default 2103)
+  mqrr://HOST[:PORT][?option=value&...]   a server speaking MS-MQRR over ncacn_ip_tcp (default port 2103)
+      user=NAME domain=NAME         NTLM credentials (or MQSPEC_USER, MQSPEC_DOMAIN)
+      password=TEXT | hash=[LM:]NT  (or MQSPEC_PASSWORD, MQSPEC_HASH)
+      auth=connect|integrity|privacy|none   RPC authentication level (default: privacy with
+                                    credentials, none without)
+      ndr64=0|1                     bind with the NDR64 transfer syntax (default 0: NDR 2.0)
+      connect_timeout=SECONDS       how long to wait for the server (default 5)
+    Set-up (queues, sending, transactions, time) goes through the mqspec control interface
+    on the same port, which `mqspec serve` offers; see docs/control.md."""
 
 
 class TargetError(ValueError):
     """A target URL that cannot be used; the message says why in one line."""
 
 
+def _flag(text: str) -> bool:
+    if text.lower() in ("1", "true", "yes"):
+        return True
+    if text.lower() in ("0", "false", "no"):
+        return False
+    raise ValueError
+
+
+def _count(low: int, high: int | None = None):
+    def convert(text: str) -> int:
+        value = int(text, 0)
+        if value < low or (high is not None and value > high):
+            raise ValueError
+        return value
+    convert.__name__ = f"whole number from {low}" + (f" to {high}" if high is not None else "")
+    return convert
+
+
+def _choice(*allowed: str):
+    def convert(text: str) -> str:
+        if text.upper() not in allowed:
+            raise ValueError
+        return text.upper()
+    convert.__name__ = " or ".join(allowed)
+    return convert
+
+
+_flag.__name__ = "0 or 1"
+_REFERENCE_OPTIONS = {
+    "store": ("store_path", str), "computer_name": ("computer_name", str), "seed": ("seed", _count(0)),
+    "queue_manager_quota": ("queue_manager_quota", _count(0)), "send_insecure_nacks": ("send_insecure_nacks", _flag),
+    "pending_request_cleanup_ms": ("pending_request_cleanup_ms", _count(1, 0xFFFFFFFF)),
+    "port": ("port", _count(1, 65535)), "synchronous": ("synchronous", _choice("FULL", "NORMAL", "OFF")),
+}
+_MQRR_OPTIONS = {
+    "user": ("user", str), "domain": ("domain", str), "password": ("password", str), "hash": ("hash", str),
+    "auth": ("auth", _choice("NONE", "CONNECT", "INTEGRITY", "PRIVACY")), "ndr64": ("ndr64", _flag),
+    "connect_timeout": ("connect_timeout", float),
+}
+_ENVIRONMENT = {"user": "MQSPEC_USER", "domain": "MQSPEC_DOMAIN", "password": "MQSPEC_PASSWORD",
+                "hash": "MQSPEC_HASH"}
+
+
+def _options(url: str, query: str, table: dict) -> dict:
+    options = {}
+    for key, value in parse_qsl(query, keep_blank_values=True):
+        if key not in table:
+            raise TargetError(f"unknown option {key!r} in {url!r}; known: {', '.join(sorted(table))}")
+        name, kind = table[key]
+        try:
+            options[name] = kind(value)
+        except ValueError:
+            raise TargetError(f"option {key!r} in {url!r} needs a {kind.__name__}, not {value!r}") from None
+    return options
+
+
 def connect(url: str) -> Target:
     parts = urlsplit(url)
     scheme = parts.scheme or parts.path
-    if scheme != "reference":
-        raise TargetError(f"unknown target {url!r}: expected 'reference' or 'reference?option=value&...'")
-    options = {}
-    for key, value in parse_qsl(parts.query, keep_blank_values=True):
-        if key not in _REFERENCE_OPTIONS:
-            raise TargetError(f"unknown option {key!r} in {url!r}; known: {', '.join(sorted(_REFERENCE_OPTIONS))}")
-        name, kind = _REFERENCE_OPTIONS[key]
-        try:
-            options[name] = value not in ("0", "false", "") if kind is bool else kind(value)
-        except ValueError:
-            raise TargetError(f"option {key!r} in {url!r} needs a {kind.__name__}, not {value!r}") from None
-    if options.get("synchronous", "FULL").upper() not in ("FULL", "NORMAL", "OFF"):
-        raise TargetError(f"option 'synchronous' in {url!r} must be FULL, NORMAL or OFF")
-    from .in_process import InProcessTarget
-    return InProcessTarget(**options)
+    if scheme == "reference" and not parts.netloc:
+        from .in_process import InProcessTarget
+        return InProcessTarget(**_options(url, parts.query, _REFERENCE_OPTIONS))
+    if scheme == "mqrr":
+        return _connect_mqrr(url, parts)
+    raise TargetError(f"unknown target {url!r}: expected 'reference[?option=value&...]' or "
+                      f"'mqrr://host[:port][?option=value&...]'")
+
+
+def _connect_mqrr(url: str, parts) -> Target:
+    from .mqrr.client import MqrrTarget
+    from .mqrr.connections import ConnectError, Credentials
+    from .mqrr.control import ControlError
+    if not parts.hostname:
+        raise TargetError(f"{url!r} names no host: write mqrr://host[:port]")
+    try:
+        port = parts.port or 2103
+    except ValueError:
+        raise TargetError(f"{url!r}: the port must be a number from 1 to 65535") from None
+    options = _options(url, parts.query, _MQRR_OPTIONS)
+    for name, variable in _ENVIRONMENT.items():
+        if name not in options and os.environ.get(variable):
+            options[name] = os.environ[variable]
+    user = unquote(parts.username) if parts.username else options.get("user", "")
+    lm_hash, _, nt_hash = options.get("hash", "").rpartition(":")
+    credentials = Credentials(user=user, domain=options.get("domain", ""), password=options.get("password", ""),
+                              lm_hash=lm_hash, nt_hash=nt_hash,
+                              auth_level=options.get("auth", "PRIVACY" if user else "NONE").lower())
+    try:
+        return MqrrTarget(parts.hostname, port, credentials=credentials, ndr64=options.get("ndr64", False),
+                          connect_timeout=options.get("connect_timeout", 5.0))
+    except (ConnectError, ControlError) as error:
+        raise TargetError(f"{url}: {error}") from None

@@ -71,6 +71,19 @@ class _Core:
     def flush(self) -> None:
         self.store.write(self.qm.take_changes())
 
+    def restart(self, clear: bool) -> None:
+        """A new QueueManager from the store (emptied first when `clear`); the clock runs on."""
+        with self.lock:
+            # Blocked callers learn that their queue manager went away.
+            for descriptor in list(self.qm.open_queue_descriptors.values()):
+                for waiter in list(descriptor.waiting_message_read_operation_collection):
+                    self.qm.waiting_message_read_timer_stop(waiter, HRESULT.MQ_ERROR_OPERATION_CANCELLED)
+            self.flush()
+            if clear:
+                self.store.clear()
+            self.start()
+            self.lock.notify_all()
+
     def call(self, method, *args):
         with self.lock:
             self.qm.run_timers()  # timers due at the current instant fire before the call sees the queue
@@ -94,7 +107,7 @@ class _Core:
 
 class InProcessTarget(Target):
     name = "reference"
-    capabilities = frozenset({"virtual_time", "restart", "list_messages", "drop_connection"})
+    capabilities = frozenset({"virtual_time", "restart", "list_messages", "drop_connection", "reset"})
 
     def __init__(self, *, store_path: str | None = None, computer_name: str = "mqspec", seed: int = 0,
                  queue_manager_quota: int = 0x00100000, send_insecure_nacks: bool = False,
@@ -279,15 +292,11 @@ class InProcessTarget(Target):
             core.lock.notify_all()
 
     def restart(self) -> None:
-        core = self._core
-        with core.lock:
-            # Blocked callers learn that their queue manager went away.
-            for descriptor in list(core.qm.open_queue_descriptors.values()):
-                for waiter in list(descriptor.waiting_message_read_operation_collection):
-                    core.qm.waiting_message_read_timer_stop(waiter, HRESULT.MQ_ERROR_OPERATION_CANCELLED)
-            core.flush()
-            core.start()
-            core.lock.notify_all()
+        self._core.restart(clear=False)
+        self._handles.clear()
+
+    def reset(self) -> None:
+        self._core.restart(clear=True)
         self._handles.clear()
 
     def list_messages(self, format_name: str) -> ListMessagesOut:

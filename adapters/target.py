@@ -36,6 +36,7 @@ CAPABILITIES = {
     "list_messages": "list_messages() shows every message of a queue with its state, Locked ones too",
     "drop_connection": "a second client's connection can be lost abruptly (context handle rundown)",
     "rpc": "calls travel over DCE/RPC, so the RPC runtime's own faults can be seen",
+    "reset": "reset() returns the queue manager to its first start: system queues only, empty, no transactions",
 }
 
 
@@ -277,6 +278,10 @@ class Target(ABC):
     def list_messages(self, format_name: str) -> ListMessagesOut:
         """Every message of a queue in queue order, with its state (list_messages)."""
         raise TargetCapabilityError(self.name, "list_messages")
+
+    def reset(self) -> None:
+        """Start the queue manager afresh, its store emptied: each scenario begins from the same state (reset)."""
+        raise TargetCapabilityError(self.name, "reset")
 
     def drop(self) -> None:
         """This client's connection is lost without a word: the server runs its context

@@ -1,4 +1,9 @@
-"""Every scenario runs once per target (--target, default: a fresh in-process reference)."""
+"""Every scenario runs once per target (--target, default: a fresh in-process reference).
+
+Each scenario gets a client of its own and, where the target can (capability
+"reset"), a queue manager started afresh, so that no scenario sees what an
+earlier one left in the machine-wide queues (journal, dead-letter) or the store.
+"""
 
 from __future__ import annotations
 
@@ -20,6 +25,8 @@ def target(target_url):
         target = connect(target_url)
     except TargetError as error:
         pytest.exit(f"--target: {error}", returncode=4)
+    if "reset" in target.capabilities:
+        target.reset()
     yield target
     target.close()
 

@@ -3,9 +3,10 @@
 Options
     --target URL      a queue manager to certify (repeatable; default: reference)
     --results DIR     where the run writes junit.xml, cucumber.json, run.json and
-                      machines.ndjson (default: results/<run id>)
+                      machines.ndjson (default: ./results/<run id>)
+    --run-id ID       the run's id (default: a new one from the time)
     --clause ID       run only scenarios tagged with this clause (repeatable)
-    --waivers FILE    a TOML file: [waive] "<clause id>" = "reason", skip_levels = ["SHOULD"]
+    --waivers FILE    a TOML file (WAIVER_HELP)
     --skip-level L    skip clauses of level L (SHOULD, MAY, ...; repeatable)
     --deep            stateful machines explore far more examples
 
@@ -27,21 +28,31 @@ from pathlib import Path
 
 import pytest
 
-from .catalogue import CatalogueError, load_catalogue
+from .catalogue import LEVELS, CatalogueError, load_catalogue
 from .coverage import scenario_clauses
 
 ROOT = Path(__file__).resolve().parent.parent
 SUITE_PARTS = ("features", "steps", "spec", "protocol")
 RESULTS_KEY = pytest.StashKey[dict]()
+ENVIRONMENT = ("MQSPEC_RESULTS", "MQSPEC_RUN_ID")   # how the stateful machines find the run's directory
+WAIVER_HELP = """\
+waiver file (TOML):
+  skip_levels = ["MAY", "SHOULD"]      levels whose clauses are not run (a single string is one level)
+  [waive]
+  "MS-MQRR:3.1.4.7:16" = "why"         clauses not run, each with its reason
+Waived scenarios are reported as skipped with a reason starting "waived:"; they are never hidden."""
 
 
 def pytest_addoption(parser):
     group = parser.getgroup("mqspec", "MSMQ conformance")
     group.addoption("--target", action="append", default=[], metavar="URL",
                     help="queue manager to certify (repeatable); default: reference")
-    group.addoption("--results", default=None, metavar="DIR", help="results directory of this run")
+    group.addoption("--results", default=None, metavar="DIR",
+                    help="results directory of this run (default: ./results/<run id>)")
+    group.addoption("--run-id", default=None, metavar="ID", help="the run's id (default: made from the time)")
     group.addoption("--clause", action="append", default=[], metavar="ID", help="run only this clause")
-    group.addoption("--waivers", default=None, metavar="FILE", help="TOML file of waived clauses")
+    group.addoption("--waivers", default=None, metavar="FILE",
+                    help="TOML file: skip_levels = [...] and a [waive] table of \"<clause id>\" = \"reason\"")
     group.addoption("--skip-level", action="append", default=[], metavar="LEVEL",
                     help="skip clauses of this level (MUST, SHOULD, MAY, ...)")
     group.addoption("--deep", action="store_true", help="stateful machines run far more examples")
@@ -52,33 +63,101 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "conformance: a scenario of the conformance suite")
     if hasattr(config, "workerinput"):
         return
-    run_id = _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ") + "-" + uuid.uuid4().hex[:6]
-    results = Path(config.getoption("results") or ROOT / "results" / run_id)
-    results.mkdir(parents=True, exist_ok=True)
+    run_id = config.getoption("run_id") or new_run_id()
+    results = Path(config.getoption("results") or Path.cwd() / "results" / run_id)
+    try:
+        catalogue = load_catalogue()
+        check_clauses(config.getoption("clause"), catalogue)
+        waivers = load_waivers(config.getoption("waivers"), config.getoption("skip_level"), catalogue)
+        make_results_directory(results)
+    except (CatalogueError, SelectionError) as error:
+        raise pytest.UsageError(str(error)) from None
     if config.option.xmlpath is None:
         config.option.xmlpath = str(results / "junit.xml")
     if getattr(config.option, "cucumber_json_path", None) is None:
         config.option.cucumber_json_path = str(results / "cucumber.json")
+    saved = {name: os.environ.get(name) for name in ENVIRONMENT}
     os.environ["MQSPEC_RESULTS"] = str(results)
     os.environ["MQSPEC_RUN_ID"] = run_id
-    config.stash[RESULTS_KEY] = {"run_id": run_id, "results": results,
+    config.stash[RESULTS_KEY] = {"run_id": run_id, "results": results, "saved_environment": saved,
                                  "started": _dt.datetime.now(_dt.timezone.utc).isoformat(),
                                  "targets": config.getoption("target") or ["reference"],
-                                 "waivers": _waivers(config)}
+                                 "waivers": waivers}
 
 
-def _waivers(config) -> dict:
-    """{'clauses': {id: reason}, 'levels': set} from --waivers and --skip-level."""
-    clauses, levels = {}, {level.upper() for level in config.getoption("skip_level")}
-    path = config.getoption("waivers")
+def pytest_unconfigure(config):
+    """Put back what this run set, so that a run inside another (a test of the CLI) leaves the outer intact."""
+    state = config.stash.get(RESULTS_KEY, None)
+    if state is None:
+        return
+    for name, value in state["saved_environment"].items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
+
+
+def new_run_id() -> str:
+    return _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ") + "-" + uuid.uuid4().hex[:6]
+
+
+class SelectionError(ValueError):
+    """A clause, waiver file, level or results directory that cannot be used; one line says why."""
+
+
+def check_clauses(clauses, catalogue) -> None:
+    unknown = [clause for clause in clauses if clause not in catalogue.clauses]
+    if unknown:
+        raise SelectionError(f"--clause {unknown[0]}: no such clause in the catalogue (mqspec clauses lists them)")
+
+
+def make_results_directory(results: Path) -> None:
+    probe = results / ".writable"
+    try:
+        results.mkdir(parents=True, exist_ok=True)
+        probe.touch()
+        probe.unlink()
+    except OSError as error:
+        raise SelectionError(f"--results {results}: cannot write there ({error.strerror or error})") from None
+
+
+def load_waivers(path, skip_levels, catalogue) -> dict:
+    """{'clauses': {id: reason}, 'levels': set} from a waiver file and --skip-level options."""
+    levels = {_level(level.upper(), "--skip-level") for level in skip_levels}
+    clauses = {}
     if path:
+        where = f"--waivers {path}"
         try:
             data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as error:
-            raise pytest.UsageError(f"--waivers {path}: {error}") from None
-        clauses.update({str(k): str(v) for k, v in (data.get("waive") or {}).items()})
-        levels.update(level.upper() for level in data.get("skip_levels") or [])
+        except (OSError, UnicodeDecodeError) as error:
+            raise SelectionError(f"{where}: cannot read it ({getattr(error, 'strerror', None) or error})") from None
+        except tomllib.TOMLDecodeError as error:
+            raise SelectionError(f"{where}: not valid TOML ({error})") from None
+        extra = set(data) - {"skip_levels", "waive"}
+        if extra:
+            raise SelectionError(f"{where}: unknown key {sorted(extra)[0]!r}; a waiver file has skip_levels "
+                                 "and a [waive] table")
+        skip = data.get("skip_levels", [])
+        skip = [skip] if isinstance(skip, str) else skip
+        if not isinstance(skip, list) or not all(isinstance(level, str) for level in skip):
+            raise SelectionError(f"{where}: skip_levels must be a level or a list of levels, like [\"MAY\"]")
+        levels.update(_level(level.upper(), f"{where}: skip_levels") for level in skip)
+        waive = data.get("waive", {})
+        if not isinstance(waive, dict):
+            raise SelectionError(f"{where}: waive must be a table of \"<clause id>\" = \"reason\"")
+        for clause, reason in waive.items():
+            if clause not in catalogue.clauses:
+                raise SelectionError(f"{where}: waives {clause!r}, which is not in the catalogue")
+            if not isinstance(reason, str) or not reason.strip():
+                raise SelectionError(f"{where}: the waiver of {clause} needs a reason (a non-empty string)")
+            clauses[clause] = reason
     return {"clauses": clauses, "levels": levels}
+
+
+def _level(level: str, where: str) -> str:
+    if level not in LEVELS:
+        raise SelectionError(f"{where}: unknown level {level!r}; use {', '.join(LEVELS)}")
+    return level
 
 
 @pytest.hookimpl(tryfirst=True)

@@ -65,6 +65,13 @@ class SqliteStore:
             raise
         db.execute("COMMIT")
 
+    def clear(self) -> None:
+        """Forget everything, in one transaction: the next load() finds a store never used."""
+        self.db.execute("BEGIN IMMEDIATE")
+        for table in ("meta", "queues", "messages", "transactions", "operations"):
+            self.db.execute(f"DELETE FROM {table}")
+        self.db.execute("COMMIT")
+
     def close(self) -> None:
         self.db.close()
 

@@ -17,21 +17,69 @@ ONE_CLAUSE = "MS-MQRR:3.1.4.7:16"  # a lookup action needs a lookup identifier: 
 
 
 def test_unknown_target_is_one_line_and_status_2(capsys):
-    assert main(["certify", "--target", "mqrr://nowhere:1"]) == 2
+    assert main(["certify", "--target", "tcp://nowhere:1"]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.startswith("mqspec: unknown target 'mqrr://nowhere:1'") and "\n" not in err
+    assert err.startswith("mqspec: unknown target 'tcp://nowhere:1'") and "\n" not in err
+
+
+def test_a_server_that_is_not_there_fails_in_one_line_within_seconds(capsys):
+    import socket
+    import time
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    begin = time.monotonic()
+    assert main(["certify", "--target", f"mqrr://127.0.0.1:{port}"]) == 2
+    assert time.monotonic() - begin < 5
+    err = capsys.readouterr().err
+    assert err.startswith(f"mqspec: mqrr://127.0.0.1:{port}: cannot connect") and err.count("\n") == 1
 
 
 @pytest.mark.parametrize("argv, fragment", [
     (["certify", "--target", "reference?colour=blue"], "unknown option 'colour'"),
-    (["certify", "--target", "reference?seed=many"], "needs a int"),
-    (["certify", "--skip-level", "OFTEN"], "--skip-level 'OFTEN'"),
-    (["certify", "--waivers", "/no/such/file.toml"], "no such file"),
+    (["certify", "--target", "reference?seed=many"], "option 'seed'"),
+    (["certify", "--target", "reference?send_insecure_nacks=maybe"], "needs a 0 or 1, not 'maybe'"),
+    (["certify", "--target", "reference?port=99999999"], "option 'port'"),
+    (["certify", "--target", "reference?queue_manager_quota=-5"], "option 'queue_manager_quota'"),
+    (["certify", "--target", "mqrr://127.0.0.1:2103?auth=strong"], "option 'auth'"),
+    (["certify", "--target", "mqrr://127.0.0.1:77777"], "the port must be a number"),
+    (["certify", "--skip-level", "OFTEN"], "unknown level 'OFTEN'"),
+    (["certify", "--waivers", "/no/such/file.toml"], "cannot read it"),
+    (["certify", "--clause", "MS-MQRR:9.9.9:99"], "--clause MS-MQRR:9.9.9:99: no such clause"),
+    (["certify", "--results", "/proc/version/results"], "--results /proc/version/results: cannot write there"),
+    (["serve", "--host", "0.0.0.0"], "add --allow-remote"),
+    (["serve", "--port", "70000"], "--port 70000"),
 ])
 def test_bad_arguments_are_named(capsys, argv, fragment):
     assert main(argv) == 2
     err = capsys.readouterr().err
-    assert fragment in err and err.count("\n") == 1
+    assert fragment in err and err.count("\n") == 1, err
+
+
+@pytest.mark.parametrize("text, fragment", [
+    ("[waive\n", "not valid TOML"),
+    ('skip_levels = ["OFTEN"]\n', "unknown level 'OFTEN'"),
+    ("skip_levels = 3\n", "skip_levels must be a level or a list"),
+    ('waive = "everything"\n', "waive must be a table"),
+    ('[waive]\n"MS-MQRR:9.9.9:99" = "no"\n', "waives 'MS-MQRR:9.9.9:99', which is not in the catalogue"),
+    (f'[waive]\n"{ONE_CLAUSE}" = ""\n', "needs a reason"),
+    ('colour = "blue"\n', "unknown key 'colour'"),
+])
+def test_bad_waiver_files_are_named(tmp_path, capsys, text, fragment):
+    waivers = tmp_path / "w.toml"
+    waivers.write_text(text)
+    assert main(["certify", "--waivers", str(waivers)]) == 2
+    err = capsys.readouterr().err
+    assert fragment in err and str(waivers) in err and err.count("\n") == 1, err
+
+
+def test_help_describes_target_urls_options_and_waivers(capsys):
+    with pytest.raises(SystemExit):
+        main(["certify", "--help"])
+    out = capsys.readouterr().out
+    for fragment in ("mqrr://HOST[:PORT]", "store=PATH", "send_insecure_nacks=0|1", "user=NAME", "auth=",
+                     "skip_levels", "[waive]"):
+        assert fragment in out
 
 
 def test_clauses_summary(capsys):
@@ -90,14 +138,57 @@ def test_every_target_is_checked_before_the_run(tmp_path):
     assert "synchronous" in process.stderr
 
 
+UNTESTED_CLAUSE = "MS-MQRR:2.2.4:01"  # a requirement on the client: in the catalogue, no scenario
+
+
 def test_pytest_exit_code_5_is_not_success(tmp_path):
     """No test selected must not pass silently (the CI gate relies on it)."""
-    process = subprocess.run([sys.executable, "-m", "pytest", "features", "-q", "--clause", "MS-MQRR:9.9.9:99",
+    process = subprocess.run([sys.executable, "-m", "pytest", "features", "-q", "--clause", UNTESTED_CLAUSE,
                               "--results", str(tmp_path / "r")], cwd=ROOT, capture_output=True, text=True,
                              timeout=300)
     assert process.returncode == 5
 
 
 def test_certify_with_nothing_selected_fails(tmp_path, capsys):
-    assert main(["certify", "--clause", "MS-MQRR:9.9.9:99", "--results", str(tmp_path / "r")]) == 1
+    assert main(["certify", "--clause", UNTESTED_CLAUSE, "--results", str(tmp_path / "r")]) == 1
     assert "no scenario matched" in capsys.readouterr().err
+
+
+def test_a_waiver_file_may_name_one_level_as_a_string(tmp_path):
+    """skip_levels = "MUST" is the level MUST, not the letters M, U, S, T."""
+    waivers = tmp_path / "w.toml"
+    waivers.write_text('skip_levels = "MUST"\n')
+    process, results = _certify(tmp_path, "--waivers", str(waivers))
+    assert process.returncode == 0, process.stdout + process.stderr
+    assert json.loads((results / "run.json").read_text())["skipped_levels"] == ["MUST"]
+
+
+def test_the_default_results_directory_is_under_the_current_one_and_named_by_the_run(tmp_path):
+    """Without --results, results go to ./results/<run id>, and run.json carries that same id."""
+    process = subprocess.run([sys.executable, "-m", "mqspec.cli", "certify", "--clause", ONE_CLAUSE], cwd=tmp_path,
+                             capture_output=True, text=True, timeout=300,
+                             env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
+    assert process.returncode == 0, process.stdout + process.stderr
+    [directory] = list((tmp_path / "results").iterdir())
+    assert json.loads((directory / "run.json").read_text())["run_id"] == directory.name
+    assert not (ROOT / "results" / directory.name).exists()
+
+
+def test_a_run_inside_another_leaves_its_environment_alone(tmp_path):
+    """A nested pytest run (as these tests do) restores MQSPEC_RESULTS and MQSPEC_RUN_ID when it ends, so the
+    outer run's machines still log into the outer results directory."""
+    import os
+    before = {name: os.environ.get(name) for name in ("MQSPEC_RESULTS", "MQSPEC_RUN_ID")}
+    assert pytest.main([str(ROOT / "features"), "-q", "-p", "no:cacheprovider", "--clause", ONE_CLAUSE,
+                        "--results", str(tmp_path / "inner")]) == 0
+    assert {name: os.environ.get(name) for name in before} == before
+
+
+def test_a_scenario_the_target_setting_rules_out_is_not_run_not_waived(tmp_path):
+    """A scenario for the other SendInsecureNacks setting is skipped as "not run", naming the setting; "waived"
+    is kept for what the user waived."""
+    process, results = _certify(tmp_path, "--clause", "MS-MQQB:3.1.5.8.2:03")
+    assert process.returncode == 0, process.stdout + process.stderr
+    messages = [case.find("skipped").get("message") for case in ElementTree.parse(results / "junit.xml").iter(
+        "testcase") if case.find("skipped") is not None]
+    assert messages and all(m.startswith("not run: the target's SendInsecureNacks") for m in messages), messages
