@@ -81,6 +81,7 @@ class _Core:
             self.flush()
             if clear:
                 self.store.clear()
+                self.clock = VirtualClock(time.time_ns() // 1_000_000)  # a fresh queue manager starts at the real time
             self.start()
             self.lock.notify_all()
 
@@ -107,7 +108,8 @@ class _Core:
 
 class InProcessTarget(Target):
     name = "reference"
-    capabilities = frozenset({"virtual_time", "restart", "list_messages", "drop_connection", "reset"})
+    capabilities = frozenset({"virtual_time", "restart", "list_messages", "drop_connection", "reset",
+                              "null_references"})
 
     def __init__(self, *, store_path: str | None = None, computer_name: str = "mqspec", seed: int = 0,
                  queue_manager_quota: int = 0x00100000, send_insecure_nacks: bool = False,

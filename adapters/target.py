@@ -25,8 +25,7 @@ from dataclasses import dataclass, field
 
 from protocol.constants import INFINITE, Access, Action, ShareMode
 from protocol.hresult import HRESULT
-from protocol.idl import NULL_CONTEXT_HANDLE as NULL_HANDLE
-from protocol.idl import SectionBuffer
+from protocol.idl import NULL_CONTEXT_HANDLE as NULL_HANDLE, SectionBuffer
 from protocol.queue_format import QueueFormat, from_format_name
 
 # What a target may offer beyond MS-MQRR and set-up, and what a scenario that needs it is told.
@@ -37,6 +36,7 @@ CAPABILITIES = {
     "drop_connection": "a second client's connection can be lost abruptly (context handle rundown)",
     "rpc": "calls travel over DCE/RPC, so the RPC runtime's own faults can be seen",
     "reset": "reset() returns the queue manager to its first start: system queues only, empty, no transactions",
+    "null_references": "a method can be given NULL where the IDL has a [ref] pointer (no RPC stub can send one)",
 }
 
 

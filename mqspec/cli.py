@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def main(argv: list[str] | None = None) -> int:
     from adapters import TARGET_HELP
+
     from .pytest_plugin import WAIVER_HELP
     parser = argparse.ArgumentParser(prog="mqspec", description="MSMQ conformance suite")
     parser.add_argument("--version", action="version", version=f"mqspec {__version__}")
@@ -115,6 +116,7 @@ def _certify(args) -> int:
 
 def _serve(args) -> int:
     import ipaddress
+
     from adapters import TargetError, connect
     from adapters.mqrr.serve import serve
     if args.store and args.target:

@@ -52,8 +52,10 @@ class RpcStatus(IntEnum):
     RPC_S_PROCNUM_OUT_OF_RANGE = 0x000006D1   # [MS-ERREF] 2.2, the Win32 form of nca_s_op_rng_error
     EPT_S_NOT_REGISTERED = 0x000006D9         # [MS-ERREF] 2.2; MS-MQRR 3.2.4.1 falls back on it
     RPC_S_CALL_FAILED = 0x000006BE            # [MS-ERREF] 2.2: the connection broke during the call
+    RPC_S_INVALID_TAG = 0x000006C5            # [MS-ERREF] 2.2: a union discriminant with no arm
     RPC_X_INVALID_BOUND = 0x000006C6          # [MS-ERREF] 2.2: a value outside an IDL range()
     RPC_X_NULL_REF_POINTER = 0x000006F4       # [MS-ERREF] 2.2: a NULL [ref] pointer; no stub can send one
+    RPC_X_ENUM_VALUE_OUT_OF_RANGE = 0x000006F5  # [MS-ERREF] 2.2: an enum value NDR cannot carry
     RPC_X_SS_IN_NULL_CONTEXT = 0x000006EF     # [MS-ERREF] 2.2: a NULL [in] context handle
     RPC_X_BAD_STUB_DATA = 0x000006F7          # [MS-ERREF] 2.2: stub data that does not decode
     NCA_S_FAULT_CONTEXT_MISMATCH = 0x1C00001A  # [C706] E.1: an unknown or foreign context handle

@@ -12,9 +12,7 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from .constants import QUEUE_FORMAT_FLAG_SYSTEM
-from .constants import QueueFormatType as T
-from .constants import QueueSuffixType as S
+from .constants import QUEUE_FORMAT_FLAG_SYSTEM, QueueFormatType as T, QueueSuffixType as S
 
 
 @dataclass(frozen=True)

@@ -30,8 +30,7 @@ from pytest_bdd import given, then, when
 
 from adapters import MessageProperties
 from protocol.constants import MessageClass
-from protocol.hresult import HRESULT
-from protocol.hresult import describe as describe_hresult
+from protocol.hresult import HRESULT, describe as describe_hresult
 from protocol.queue_format import from_format_name as queue_format
 
 from .phrases import phrase

@@ -12,10 +12,8 @@ import uuid
 
 from pytest_bdd import given, parsers, then, when
 
-from protocol.hresult import HRESULT
-from protocol.hresult import describe as describe_hresult
-from protocol.queue_format import QueueFormat
-from protocol.queue_format import from_format_name as queue_format
+from protocol.hresult import HRESULT, RpcStatus, describe as describe_hresult
+from protocol.queue_format import QueueFormat, from_format_name as queue_format
 
 from .names import (
     CUSTOMER_BIT,
@@ -41,6 +39,7 @@ OPEN_ARGUMENTS = {"pQueueFormat": "p_queue_format", "dwAccess": "dw_access", "dw
 def _client_id(world: World, text: str) -> bytes | None:
     text = text.strip()
     if text == "NULL":
+        world.require("null_references")  # pClientId is a [ref] pointer (MS-MQRR 6)
         return None
     if text == "zero":
         return bytes(16)
@@ -126,9 +125,10 @@ def move_context_nonzero(world, handle):
 
 @when(named(r"^the client moves {label} from {source} through the move context of {target}$"))
 def move_through_context(world, label, source, target):
-    """R_MoveMessage without a transaction, addressing the destination by its pMoveContext."""
+    """R_MoveMessage without a transaction (an all-zero XACTUOW, MS-MQRR 3.1.4.10), addressing the destination
+    by its pMoveContext."""
     world.record(world.target.move_message(world.handle(source), world.move_contexts[target],
-                                           world.lookup_id(label), None))
+                                           world.lookup_id(label), bytes(16)))
 
 
 @when(named(r"^the client moves {label} from {source} through the move context of {target} "
@@ -206,9 +206,10 @@ def port_nonzero(world):
 def documented_or_customer(world):
     status = world.status
     assert status is not None, "no call was made"
-    known = {int(member) for member in HRESULT}
+    known = {int(member) for member in HRESULT} | {int(member) for member in RpcStatus}
     assert status in known or status & CUSTOMER_BIT, \
-        f"status 0x{status:08X} is neither defined by MS-MQMQ/MS-MQRR nor marked with the customer bit 0x20000000"
+        f"status 0x{status:08X} is neither defined by MS-MQMQ/MS-MQRR (or the RPC runtime) nor marked with the " \
+        "customer bit 0x20000000"
 
 
 # -- queue creation by path name --------------------------------------------------------------

@@ -38,8 +38,7 @@ import json
 import os
 import uuid
 
-from hypothesis import HealthCheck, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant
 
 from adapters import MessageProperties, connect

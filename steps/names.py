@@ -13,8 +13,7 @@ import uuid
 
 import pytest
 
-from protocol.queue_format import QueueFormat
-from protocol.queue_format import from_format_name as queue_format
+from protocol.queue_format import QueueFormat, from_format_name as queue_format
 
 from .values import number
 from .world import World
@@ -111,6 +110,7 @@ def queue_argument(world: World, text: str) -> QueueFormat | None:
     format-name template (anything with '=')."""
     text = text.strip()
     if text == "NULL":
+        world.require("null_references")  # pQueueFormat is a [ref] pointer (MS-MQRR 6)
         return None
     spelled = world.notes.get("queue formats", {})
     if text in spelled:

@@ -15,8 +15,7 @@ import uuid
 from pytest_bdd import given, parsers, then, when
 
 from adapters import MessageProperties
-from protocol.hresult import HRESULT
-from protocol.hresult import describe as describe_hresult
+from protocol.hresult import HRESULT, describe as describe_hresult
 
 from .names import expand, value
 from .packet_checks import (

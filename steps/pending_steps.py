@@ -20,8 +20,7 @@ import uuid
 from pytest_bdd import given, parsers, then, when
 
 from protocol.constants import SectionType
-from protocol.hresult import HRESULT
-from protocol.hresult import describe as describe_hresult
+from protocol.hresult import HRESULT, describe as describe_hresult
 
 from .packet_reader import read_sections
 from .receive_steps import start_receive
@@ -110,8 +109,10 @@ def _succeeded(world: World):
 
 
 @then('the status has the failure bit set')
+@then(r"the HRESULT is a failure code")
 def failure_bit(world):
-    assert world.status is not None and world.status & 0x80000000, \
+    """[MS-ERREF] 2.1: the severity bit; over DCE/RPC the runtime's refusal of the call is a failure too."""
+    assert world.status is not None and world.failed(), \
         f"{describe_hresult(world.status)} is not a failure HRESULT (severity bit clear)"
 
 

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from pytest_bdd import then, when
 
-from protocol.hresult import HRESULT
-from protocol.hresult import describe as describe_hresult
+from protocol.hresult import HRESULT, describe as describe_hresult
 
 from .phrases import phrase
 from .values import hresult, number
@@ -154,7 +153,7 @@ def background_completes(world, request):
 
 @then(phrase("the call returns {status}", status=r"\w+"))
 def call_returns(world, status):
-    assert world.status == hresult(status), f"got {describe_hresult(world.status)}, expected {status}"
+    assert world.status_is(hresult(status)), f"got {describe_hresult(world.status)}, expected {status}"
 
 
 @then(phrase('the message returned is "{label}"'))

@@ -6,8 +6,7 @@ import pytest
 from pytest_bdd import given, then, when
 
 from adapters import MessageProperties
-from protocol.hresult import HRESULT
-from protocol.hresult import describe as describe_hresult
+from protocol.hresult import HRESULT, describe as describe_hresult
 from protocol.queue_format import from_format_name as queue_format
 
 from .phrases import LABELS, phrase
@@ -152,7 +151,7 @@ def send_status(world, status):
 
 @then(phrase("the send is refused with {status}", status=r"\w+"))
 def send_refused(world, status):
-    assert world.status == hresult(status), f"got {describe_hresult(world.status)}, expected {status}"
+    assert world.status_is(hresult(status)), f"got {describe_hresult(world.status)}, expected {status}"
 
 
 @given(phrase('"{alias}" is opened with {access} as "{handle}"', access=r"\w+"))

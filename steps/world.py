@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 import pytest
 
 from adapters import CAPABILITIES, Target
-from protocol.hresult import HRESULT
-from protocol.hresult import describe as describe_hresult
+from protocol.hresult import HRESULT, describe as describe_hresult
 
+from .observed import ObservedTarget
 from .packet_reader import DecodedMessage, read_sections
 
 MAX_SIZE = 0x400000  # MS-MQMQ 2.2.19.1: no packet is larger
@@ -60,7 +60,11 @@ class World:
     decoded: DecodedMessage | None = None  # the message the last call returned
     max_body: int = MAX_SIZE
     notes: dict = field(default_factory=dict)  # anything else a step module needs to remember
+    runtime_refusal: tuple[int | None, bool] = (None, False)  # see steps/observed.py, for the last call
     _ids: itertools.count = field(default_factory=lambda: itertools.count(101))
+
+    def __post_init__(self) -> None:
+        self.target = ObservedTarget(self.target)
 
     # -- what the target can do -------------------------------------------------------------
     def require(self, capability: str) -> None:
@@ -127,11 +131,27 @@ class World:
     def record(self, result) -> None:
         self.last = result
         self.status = result if isinstance(result, int) else getattr(result, "hresult", None)
+        self.runtime_refusal = (self.target.refusal, self.target.strict)
         self.decoded = None
         sections = getattr(result, "pp_packet_sections", None)
         if self.status == HRESULT.MQ_OK and sections:
             self.decoded = read_sections(sections, self.max_body, self.max_body)
             self.sequence_ids[self.decoded.label] = result.p_sequence_id
+
+    def status_is(self, expected: int) -> bool:
+        """The last call's status is `expected`; over DCE/RPC, when `expected` is a failure the RPC runtime
+        would draw first, its refusal instead (strict: the IDL requires it) or besides (see steps/observed.py)."""
+        refusal, strict = self.runtime_refusal
+        if refusal is None or not expected & 0x80000000 or "rpc" not in self.target.capabilities:
+            return self.status == expected
+        return self.status == refusal or (not strict and self.status == expected)
+
+    def failed(self) -> bool:
+        """The last call failed: its status has the severity bit ([MS-ERREF] 2.1), or over DCE/RPC it is the
+        runtime's refusal of a call the runtime may refuse (steps/observed.py)."""
+        refusal, _ = self.runtime_refusal
+        return bool(self.status & 0x80000000) or (
+            "rpc" in self.target.capabilities and refusal is not None and self.status == refusal)
 
     def labels(self, queue_alias: str) -> list[str]:
         out = self.target.read_queue(self.queue(queue_alias))

@@ -7,9 +7,7 @@ import uuid
 
 import pytest
 
-from protocol.constants import INFINITE
-from protocol.constants import AcknowledgementsRequested as Acks
-from protocol.constants import MessageClass as C
+from protocol.constants import INFINITE, AcknowledgementsRequested as Acks, MessageClass as C
 from reference.enumerations import DeliveryGuarantee, PrivacyLevel
 from reference.message import Message
 from reference.queue_manager import QueueManager

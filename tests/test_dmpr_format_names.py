@@ -7,11 +7,8 @@ import uuid
 
 import pytest
 
-from protocol.constants import QUEUE_FORMAT_FLAG_SYSTEM as SYS
-from protocol.constants import QueueFormatType as T
-from protocol.constants import QueueSuffixType as X
-from protocol.queue_format import QueueFormat
-from protocol.queue_format import from_format_name as describe
+from protocol.constants import QUEUE_FORMAT_FLAG_SYSTEM as SYS, QueueFormatType as T, QueueSuffixType as X
+from protocol.queue_format import QueueFormat, from_format_name as describe
 from reference.format_name import (
     FormatNameError,
     parse_format_name,

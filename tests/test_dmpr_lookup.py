@@ -5,12 +5,10 @@ Position With Id, plus property tests of LookupIdentifier construction (3.1.7.1.
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from reference.clock import VirtualClock
-from reference.enumerations import MessageSeekAction as S
-from reference.enumerations import OperationType
+from reference.enumerations import MessageSeekAction as S, OperationType
 from reference.message import Message
 from reference.queue_manager import QueueManager
 from tests.conftest import (

@@ -4,8 +4,7 @@ resting on removed positions (D-06)."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from reference.clock import VirtualClock
 from reference.enumerations import MessageSeekAction as S

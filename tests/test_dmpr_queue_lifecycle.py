@@ -6,9 +6,7 @@ from __future__ import annotations
 import pytest
 
 from protocol.constants import INFINITE
-from reference.enumerations import QueueAccessType as A
-from reference.enumerations import QueuePrivacyLevel, QueueType
-from reference.enumerations import QueueShareMode as M
+from reference.enumerations import QueueAccessType as A, QueuePrivacyLevel, QueueShareMode as M, QueueType
 from reference.message import Message
 from reference.packet import packet_size
 from reference.queue_manager import QueueManager

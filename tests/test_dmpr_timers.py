@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from protocol.constants import INFINITE
-from protocol.constants import AcknowledgementsRequested as Acks
+from protocol.constants import INFINITE, AcknowledgementsRequested as Acks
 from reference.enumerations import OperationType
 from reference.message import Message
 from tests.conftest import (

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from reference.enumerations import MessageSeekAction as S
-from reference.enumerations import OperationType
+from reference.enumerations import MessageSeekAction as S, OperationType
 from reference.message import Message
 from tests.conftest import (
     AVAILABLE,

@@ -17,8 +17,7 @@ import adapters
 from adapters import MessageProperties, TargetError, connect
 from protocol.constants import INFINITE, Access, Ack, Action, ShareMode
 from protocol.hresult import HRESULT
-from protocol.queue_format import QueueFormat
-from protocol.queue_format import from_format_name as queue_format
+from protocol.queue_format import QueueFormat, from_format_name as queue_format
 from steps.packet_reader import read_sections
 
 URL = "reference?queue_manager_quota=100000000&pending_request_cleanup_ms=500"

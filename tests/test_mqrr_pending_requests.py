@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from protocol.constants import INFINITE, Ack, Action, MessageClass
-from protocol.constants import AcknowledgementsRequested as Acks
+from protocol.constants import INFINITE, Ack, AcknowledgementsRequested as Acks, Action, MessageClass
 from protocol.hresult import HRESULT
 from reference.enumerations import MessagePositionState as State
 from reference.remote_read import RemoteReadServer

@@ -11,12 +11,18 @@ import uuid
 
 import pytest
 
-from protocol.constants import INFINITE, Access, Ack, Action, MessageClass, ShareMode
-from protocol.constants import AcknowledgementsRequested as Acks
-from protocol.constants import QueueFormatType as T
+from protocol.constants import (
+    INFINITE,
+    Access,
+    Ack,
+    AcknowledgementsRequested as Acks,
+    Action,
+    MessageClass,
+    QueueFormatType as T,
+    ShareMode,
+)
 from protocol.hresult import HRESULT
-from protocol.queue_format import QueueFormat
-from protocol.queue_format import from_format_name as describe
+from protocol.queue_format import QueueFormat, from_format_name as describe
 from reference.enumerations import MessagePositionState as State
 from reference.remote_read import RemoteReadServer
 from tests.test_mqrr_support import (

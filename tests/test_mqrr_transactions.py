@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from protocol.constants import INFINITE, Access, Ack, Action, MessageClass
-from protocol.constants import AcknowledgementsRequested as Acks
+from protocol.constants import INFINITE, Access, Ack, AcknowledgementsRequested as Acks, Action, MessageClass
 from protocol.hresult import HRESULT
 from protocol.queue_format import from_format_name as describe
 from reference.enumerations import MessagePositionState as State

@@ -6,8 +6,7 @@ import struct
 import uuid
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 from protocol.constants import INFINITE, SectionType
 from reference.enumerations import DeliveryGuarantee

@@ -7,8 +7,7 @@ import uuid
 from dataclasses import dataclass
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from steps.packet_reader import Section, read_packet, read_sections
 

@@ -1,0 +1,247 @@
+"""The MS-MQRR client Target: every RemoteRead method by its RPC call, set-up by the control channel.
+
+Theory of operation
+-------------------
+`MqrrTarget` is one client of a server reached over ncacn_ip_tcp.  Each Target
+method that is an MS-MQRR method encodes its request (ndr), sends it on a
+connection of the RemoteRead pool (connections; all in one association group,
+so a blocking receive waits on its own connection while a cancel goes out on
+another), and decodes the response.  A call the RPC runtime refused comes back
+as its fault status in the result's hresult, never as an exception: the void
+methods R_OpenQueue / R_OpenQueueForMove throw their HRESULT this way too.  A
+NULL for a [ref] pointer cannot be marshalled; a real client stub refuses it
+without sending anything, and so does this one (RPC_X_NULL_REF_POINTER).
+
+Set-up and the capabilities (create queues, send, transactions, elapse,
+restart, list messages) go through the control channel (control.py), a second
+interface on the same port, through a pool of its own.  `connection()` is a
+second client with its own association; `drop()` resets its connections, so
+the server runs its context handles down.
+"""
+
+from __future__ import annotations
+
+import time
+
+from protocol.constants import INFINITE
+from protocol.hresult import HRESULT, RpcStatus
+from protocol.idl import OPNUMS, REMOTE_READ_UUID
+
+from ..target import (
+    CLIENT_ID,
+    CloseQueueOut,
+    CreateCursorOut,
+    CreateQueueOut,
+    ListedMessage,
+    ListMessagesOut,
+    MessageProperties,
+    OpenQueueForMoveOut,
+    OpenQueueOut,
+    SendOut,
+    StartReceiveOut,
+    Target,
+)
+from .connections import ConnectError, Credentials, Pool
+from .control import CALL_TIMEOUT, CONTROL_UUID, CONTROL_VERSION, ControlClient
+from .ndr import NullReference, StubError, decode_response, encode_request
+
+
+class MqrrTarget(Target):
+
+    def __init__(self, host: str, port: int, *, credentials: Credentials = Credentials(), ndr64: bool = False,
+                 connect_timeout: float = 5.0, _control: ControlClient | None = None,
+                 _identity: dict | None = None) -> None:
+        self.host, self.port = host, port
+        self._options = dict(credentials=credentials, ndr64=ndr64, connect_timeout=connect_timeout)
+        self.ndr64 = ndr64
+        self.name = f"mqrr://{host}:{port}"
+        self._rr = Pool(host, port, (REMOTE_READ_UUID, "1.0"), **self._options)
+        began = time.monotonic()
+        self._rr.release(self._rr.acquire())   # fail now, in one line, if the server is not there
+        # a call started on another thread reaches the server within a few round trips (connect and bind: 2)
+        self.settle_seconds = max(0.05, 10 * (time.monotonic() - began))
+        self._control = _control or ControlClient(
+            Pool(host, port, (CONTROL_UUID, "%d.%d" % CONTROL_VERSION), **self._options), self.name)
+        self._owns_control = _control is None
+        try:
+            identity = _identity or self._control.invoke("identity")
+        except ConnectError:
+            self._rr.close()
+            raise ConnectError(f"{host}:{port} serves MS-MQRR but not the mqspec control interface that sets "
+                               "scenes up (queues, sending, time); see docs/control.md") from None
+        self._identity = identity
+        self.name = f"mqrr://{host}:{port} ({identity['name']})"
+        self.capabilities = frozenset(identity["capabilities"]) | {"rpc", "drop_connection"}
+        self.send_insecure_nacks = identity["send_insecure_nacks"]
+
+    # -- plumbing ---------------------------------------------------------------------------------
+    def _rpc(self, method: str, args: dict, timeout: float | None = CALL_TIMEOUT) -> tuple[int | None, dict]:
+        """(fault status or None, decoded outputs) of one RemoteRead call."""
+        opnum = OPNUMS[method]
+        try:
+            stub = encode_request(opnum, args, self.ndr64)
+        except NullReference:
+            return RpcStatus.RPC_X_NULL_REF_POINTER, {}   # the client stub refuses before sending
+        status, answer = self._rr.call(opnum, stub, timeout)
+        if status is not None:
+            return status, {}
+        try:
+            return None, decode_response(opnum, answer, self.ndr64)
+        except StubError as error:
+            return error.status, {}
+
+    def _status(self, method: str, args: dict) -> int:
+        fault, out = self._rpc(method, args)
+        return fault if fault is not None else out["ReturnValue"]
+
+    def _invoke(self, op: str, **args):
+        return self._control.invoke(op, **args)
+
+    # -- identity ---------------------------------------------------------------------------------
+    @property
+    def computer_name(self) -> str:
+        return self._identity["computer_name"]
+
+    @property
+    def queue_manager_identifier(self) -> bytes:
+        return self._identity["queue_manager_identifier"]
+
+    # -- MS-MQRR ----------------------------------------------------------------------------------
+    def get_server_port(self) -> int:
+        fault, out = self._rpc("R_GetServerPort", {})
+        return 0 if fault is not None else out["ReturnValue"]   # MS-MQRR 3.1.4.1: 0 means failure
+
+    def _open_args(self, p_queue_format, dw_access, dw_share_mode, p_client_id, f_non_routing_server, major, minor,
+                   build_number, f_workgroup) -> dict:
+        return {"pQueueFormat": p_queue_format, "dwAccess": dw_access, "dwShareMode": dw_share_mode,
+                "pClientId": p_client_id, "fNonRoutingServer": f_non_routing_server, "Major": major, "Minor": minor,
+                "BuildNumber": build_number, "fWorkgroup": f_workgroup}
+
+    def open_queue(self, p_queue_format, dw_access, dw_share_mode, p_client_id=CLIENT_ID, f_non_routing_server=1,
+                   major=6, minor=0, build_number=0, f_workgroup=0) -> OpenQueueOut:
+        fault, out = self._rpc("R_OpenQueue", self._open_args(
+            p_queue_format, dw_access, dw_share_mode, p_client_id, f_non_routing_server, major, minor, build_number,
+            f_workgroup))
+        return OpenQueueOut(fault) if fault is not None else OpenQueueOut(HRESULT.MQ_OK, out["pphContext"])
+
+    def open_queue_for_move(self, p_queue_format, dw_access, dw_share_mode, p_client_id=CLIENT_ID,
+                            f_non_routing_server=1, major=6, minor=0, build_number=0,
+                            f_workgroup=0) -> OpenQueueForMoveOut:
+        fault, out = self._rpc("R_OpenQueueForMove", self._open_args(
+            p_queue_format, dw_access, dw_share_mode, p_client_id, f_non_routing_server, major, minor, build_number,
+            f_workgroup))
+        if fault is not None:
+            return OpenQueueForMoveOut(fault)
+        return OpenQueueForMoveOut(HRESULT.MQ_OK, out["pMoveContext"], out["pphContext"])
+
+    def close_queue(self, pph_context: bytes) -> CloseQueueOut:
+        fault, out = self._rpc("R_CloseQueue", {"pphContext": pph_context})
+        return CloseQueueOut(fault, pph_context) if fault is not None else \
+            CloseQueueOut(out["ReturnValue"], out["pphContext"])
+
+    def create_cursor(self, ph_context: bytes) -> CreateCursorOut:
+        fault, out = self._rpc("R_CreateCursor", {"phContext": ph_context})
+        return CreateCursorOut(fault) if fault is not None else CreateCursorOut(out["ReturnValue"], out["phCursor"])
+
+    def close_cursor(self, ph_context: bytes, h_cursor: int) -> int:
+        return self._status("R_CloseCursor", {"phContext": ph_context, "hCursor": h_cursor})
+
+    def purge_queue(self, ph_context: bytes) -> int:
+        return self._status("R_PurgeQueue", {"phContext": ph_context})
+
+    def _receive(self, method: str, args: dict) -> StartReceiveOut:
+        # a receive that may wait holds its connection as long as the server lets it wait
+        fault, out = self._rpc(method, args, timeout=None if args["ulTimeout"] else CALL_TIMEOUT)
+        if fault is not None:
+            return StartReceiveOut(fault)
+        return StartReceiveOut(out["ReturnValue"], out["pdwArriveTime"], out["pSequenceId"],
+                               out["pdwNumberOfSections"], out["ppPacketSections"])
+
+    def start_receive(self, ph_context, lookup_id, h_cursor, ul_action, ul_timeout, dw_request_id, dw_max_body_size,
+                      dw_max_compound_message_size) -> StartReceiveOut:
+        return self._receive("R_StartReceive", {
+            "phContext": ph_context, "LookupId": lookup_id, "hCursor": h_cursor, "ulAction": ul_action,
+            "ulTimeout": ul_timeout, "dwRequestId": dw_request_id, "dwMaxBodySize": dw_max_body_size,
+            "dwMaxCompoundMessageSize": dw_max_compound_message_size})
+
+    def start_transactional_receive(self, ph_context, lookup_id, h_cursor, ul_action, ul_timeout, dw_request_id,
+                                    dw_max_body_size, dw_max_compound_message_size,
+                                    p_transaction_id) -> StartReceiveOut:
+        return self._receive("R_StartTransactionalReceive", {
+            "phContext": ph_context, "LookupId": lookup_id, "hCursor": h_cursor, "ulAction": ul_action,
+            "ulTimeout": ul_timeout, "dwRequestId": dw_request_id, "dwMaxBodySize": dw_max_body_size,
+            "dwMaxCompoundMessageSize": dw_max_compound_message_size, "pTransactionId": p_transaction_id})
+
+    def cancel_receive(self, ph_context: bytes, dw_request_id: int) -> int:
+        return self._status("R_CancelReceive", {"phContext": ph_context, "dwRequestId": dw_request_id})
+
+    def end_receive(self, ph_context: bytes, dw_ack: int, dw_request_id: int) -> int:
+        return self._status("R_EndReceive", {"phContext": ph_context, "dwAck": dw_ack, "dwRequestId": dw_request_id})
+
+    def end_transactional_receive(self, ph_context: bytes, dw_ack: int, dw_request_id: int) -> int:
+        return self._status("R_EndTransactionalReceive",
+                            {"phContext": ph_context, "dwAck": dw_ack, "dwRequestId": dw_request_id})
+
+    def move_message(self, ph_context_from, ull_context_to, lookup_id, p_transaction_id) -> int:
+        return self._status("R_MoveMessage", {"phContextFrom": ph_context_from, "ullContextTo": ull_context_to,
+                                              "LookupId": lookup_id, "pTransactionId": p_transaction_id})
+
+    def qm_enlist_remote_transaction(self, p_transaction_id, cb_propagation_token, pb_propagation_token,
+                                     p_queue_format) -> int:
+        return self._status("R_QMEnlistRemoteTransaction", {
+            "pTransactionId": p_transaction_id, "cbPropagationToken": cb_propagation_token,
+            "pbPropagationToken": pb_propagation_token, "pQueueFormat": p_queue_format})
+
+    def set_user_acknowledgement_class(self, ph_context: bytes, lookup_id: int, us_class: int) -> int:
+        return self._status("R_SetUserAcknowledgementClass",
+                            {"phContext": ph_context, "LookupId": lookup_id, "usClass": us_class})
+
+    # -- set-up, through the control channel ------------------------------------------------------
+    def create_queue(self, pathname: str, *, transactional: bool = False, quota: int = INFINITE,
+                     journaling: bool = False, label: str = "") -> CreateQueueOut:
+        return CreateQueueOut(**self._invoke("create_queue", pathname=pathname, transactional=transactional,
+                                             quota=quota, journaling=journaling, label=label))
+
+    def delete_queue(self, format_name: str) -> int:
+        return self._invoke("delete_queue", format_name=format_name)
+
+    def send(self, format_name: str, properties: MessageProperties, transaction: bytes | None = None) -> SendOut:
+        return SendOut(**self._invoke("send", format_name=format_name, properties=properties,
+                                      transaction=transaction))
+
+    def begin_transaction(self) -> bytes:
+        return self._invoke("begin_transaction")
+
+    def prepare_transaction(self, uow: bytes) -> int:
+        return self._invoke("prepare_transaction", uow=uow)
+
+    def commit_transaction(self, uow: bytes) -> int:
+        return self._invoke("commit_transaction", uow=uow)
+
+    def abort_transaction(self, uow: bytes) -> int:
+        return self._invoke("abort_transaction", uow=uow)
+
+    def elapse(self, ms: int) -> None:
+        self._invoke("elapse", ms=ms)
+
+    def restart(self) -> None:
+        self._invoke("restart")
+
+    def reset(self) -> None:
+        self._invoke("reset")
+
+    def list_messages(self, format_name: str) -> ListMessagesOut:
+        out = self._invoke("list_messages", format_name=format_name)
+        return ListMessagesOut(out["hresult"], tuple(ListedMessage(**message) for message in out["messages"]))
+
+    # -- clients ----------------------------------------------------------------------------------
+    def connection(self) -> "MqrrTarget":
+        return MqrrTarget(self.host, self.port, **self._options, _control=self._control, _identity=self._identity)
+
+    def drop(self) -> None:
+        self._rr.close(abrupt=True)
+
+    def close(self) -> None:
+        self._rr.close()
+        if self._owns_control:
+            self._control.close()

@@ -1,0 +1,154 @@
+"""The set-up and control channel: what MS-MQRR cannot do, as a second RPC interface of ours.
+
+Theory of operation
+-------------------
+MS-MQRR reads queues; it cannot create them, send, run transactions, move the
+clock or restart the queue manager.  Microsoft's protocol test suites reach such
+operations through a "SUT control adapter" beside the protocol adapter; this is
+ours.  It is an RPC interface of its own (CONTROL_UUID v1.0) served on the same
+port as RemoteRead, with one operation, Invoke (opnum 0), whose request stub is a
+UTF-8 JSON object {"op": NAME, "args": {...}} and whose response stub is a UTF-8
+JSON object: {"result": ...} or {"error": TEXT, "capability": NAME-or-null}.
+Bytes travel as {"$bytes": BASE64}.  The operations (OPERATIONS) are the set-up
+and capability methods of adapters.target.Target, with the same arguments; the
+protocol path (RemoteRead) never goes through here.  docs/control.md describes
+the interface for anyone writing a control adapter for another server (for a
+live Windows host, PowerShell's MSMQ cmdlets over WinRM would play this part).
+"""
+
+from __future__ import annotations
+
+import base64
+import dataclasses
+import json
+
+from protocol.hresult import RpcStatus, describe
+
+from ..target import MessageProperties, Target, TargetCapabilityError
+from .dcerpc_server import Call, Fault
+
+CALL_TIMEOUT = 120.0   # seconds a control operation may take before the client gives up on it
+
+CONTROL_UUID = "8d90968b-24de-490f-92d6-144f3cd39f32"
+CONTROL_VERSION = (1, 0)
+INVOKE = 0
+
+# Invoke's operations: the Target methods a control client may call, and whether the hosted
+# target needs a capability for them.
+OPERATIONS = {
+    "identity": None, "create_queue": None, "delete_queue": None, "send": None,
+    "begin_transaction": None, "prepare_transaction": None, "commit_transaction": None,
+    "abort_transaction": None, "elapse": "virtual_time", "restart": "restart", "list_messages": "list_messages",
+    "reset": "reset",
+}
+
+
+def dumps(value) -> bytes:
+    return json.dumps(_encode(value), separators=(",", ":")).encode("utf-8")
+
+
+def loads(data: bytes):
+    return _decode(json.loads(data.decode("utf-8")))
+
+
+def _encode(value):
+    if isinstance(value, (bytes, bytearray)):
+        return {"$bytes": base64.b64encode(bytes(value)).decode("ascii")}
+    if dataclasses.is_dataclass(value):
+        return {field.name: _encode(getattr(value, field.name)) for field in dataclasses.fields(value)}
+    if isinstance(value, dict):
+        return {key: _encode(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_encode(item) for item in value]
+    return value
+
+
+def _decode(value):
+    if isinstance(value, dict):
+        if set(value) == {"$bytes"}:
+            return base64.b64decode(value["$bytes"])
+        return {key: _decode(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_decode(item) for item in value]
+    return value
+
+
+class ControlError(RuntimeError):
+    """The control channel refused an operation; the message says why."""
+
+
+class ControlClient:
+    """The client side: `invoke(op, **args)` runs one operation over a connection pool to the interface.
+
+    Any object with this `invoke` and `close` can stand in for it (another server's control adapter)."""
+
+    def __init__(self, pool, target_name: str) -> None:
+        self.pool, self.target_name = pool, target_name
+
+    def invoke(self, op: str, **args):
+        status, answer = self.pool.call(INVOKE, dumps({"op": op, "args": args}), CALL_TIMEOUT)
+        if status is not None:
+            raise ControlError(f"control operation {op!r} failed: {describe(status)}")
+        reply = loads(answer)
+        if "error" in reply:
+            if reply.get("capability"):
+                raise TargetCapabilityError(self.target_name, reply["capability"])
+            raise ControlError(reply["error"])
+        return reply["result"]
+
+    def close(self) -> None:
+        self.pool.close()
+
+
+class ControlService:
+    """The server side: Invoke runs the operation on the hosted in-process target."""
+
+    uuid = CONTROL_UUID
+    version = CONTROL_VERSION
+
+    def __init__(self, target: Target, capabilities: frozenset[str], on_restart=None) -> None:
+        self.target = target
+        self.capabilities = capabilities   # what the wire client may announce (see identity)
+        self.on_restart = on_restart       # the RemoteRead service forgets every context handle
+
+    def call(self, call: Call) -> bytes:
+        if call.opnum != INVOKE:
+            raise Fault(RpcStatus.NCA_S_OP_RNG_ERROR)
+        try:
+            request = loads(call.stub)
+            op, args = request["op"], request.get("args", {})
+            if op not in OPERATIONS or not isinstance(args, dict):
+                raise ValueError(f"unknown operation {op!r}")
+        except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+            raise Fault(RpcStatus.RPC_X_BAD_STUB_DATA) from None
+        needed = OPERATIONS[op]
+        if needed is not None and needed not in self.capabilities:
+            return dumps({"error": f"the served target does not offer {needed}", "capability": needed})
+        try:
+            return dumps({"result": self._run(op, args)})
+        except TargetCapabilityError as error:
+            return dumps({"error": str(error), "capability": error.capability})
+        except (TypeError, ValueError) as error:  # arguments that do not fit the operation
+            return dumps({"error": f"{op}: {error}", "capability": None})
+
+    def _run(self, op: str, args: dict):
+        target = self.target
+        if op == "identity":
+            return {"name": target.name, "computer_name": target.computer_name,
+                    "queue_manager_identifier": target.queue_manager_identifier,
+                    "capabilities": sorted(self.capabilities), "send_insecure_nacks": target.send_insecure_nacks}
+        if op == "send":
+            args = dict(args, properties=MessageProperties(**args["properties"]))
+        result = getattr(target, op)(**args)
+        if op in ("restart", "reset") and self.on_restart is not None:
+            self.on_restart()
+        return result
+
+    def may_block(self, opnum: int, stub: bytes) -> bool:
+        return False
+
+    def call_abandoned(self, call: Call) -> None:
+        """Nothing here waits, so nothing is left to cancel."""
+
+    def association_ended(self, association) -> None:
+        """Control calls hold no state between calls."""

@@ -1,0 +1,77 @@
+"""The DCE/RPC server's API types (re-exported by dcerpc_server) and the fault statuses it chooses.
+
+Kept apart from the server so the connection state machine (dcerpc_connection)
+and the server (dcerpc_server) can share them without importing each other.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from protocol.hresult import RpcStatus, describe
+
+# [C706] Appendix E statuses that protocol/hresult.RpcStatus does not hold yet; they belong
+# there (that file is owned elsewhere), and are spelled here only until it gains them.
+NCA_S_FAULT_UNSPEC = 0x1C000012            # [C706] E.1: the manager failed in an unspecified way
+NCA_S_FAULT_REMOTE_NO_MEMORY = 0x1C00001B  # [C706] E.1: the server ran out of memory
+NCA_S_UNSUPPORTED_TYPE = 0x1C010017        # [C706] E.1: a data representation the server lacks
+
+# [MS-RPCE] 3.3.3.5.1: statuses a server MUST NOT put in a fault PDU (a client may take them
+# for a protocol error); an Interface that raises one is answered nca_s_fault_unspec instead.
+FORBIDDEN_FAULT_STATUSES = frozenset({
+    0x00000000, 0x80000001, 0x80000002, 0x80000003, 0xC0000005, 0xC0000006, 0xC000001D,
+    0xC0000096, 0xC00000AA, 0xC00000FD, 0xC0000194, 0xC0000235, 0xC0000409, 0xC0000420,
+})
+
+# Faults the runtime raises before the manager runs carry PFC_DID_NOT_EXECUTE ([C706] 12.6.3.1).
+NOT_EXECUTED_STATUSES = frozenset({RpcStatus.NCA_S_OP_RNG_ERROR, RpcStatus.NCA_S_UNK_IF})
+
+
+class Fault(Exception):
+    """Raised from Interface.call: the call is answered with a fault PDU carrying ``status``."""
+
+    def __init__(self, status: int):
+        status = int(status)
+        if not 0 <= status <= 0xFFFFFFFF:
+            raise ValueError(f"a fault status is 32 bits, not {status!r}")
+        super().__init__(describe(status))
+        self.status = status
+
+
+@dataclass(eq=False)
+class Association:
+    """An association group ([C706] 12.4, [MS-RPCE] 3.3.1.1.1): the scope of context handles."""
+    id: int                                       # the assoc_group_id handed out in bind_ack
+    state: dict = field(default_factory=dict)     # free for the interfaces (their context handles)
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)   # guards `state`
+
+
+@dataclass(eq=False)
+class Call:
+    """One request, reassembled, as an Interface sees it."""
+    opnum: int
+    stub: bytes                                   # the stub data of every request fragment
+    ndr64: bool                                   # the presentation context's transfer syntax is NDR64
+    association: Association
+    connection_id: int                            # unique per TCP connection
+    cancelled: threading.Event = field(default_factory=threading.Event, repr=False)
+
+
+class Interface(Protocol):
+    """What the server dispatches to; registered by (uuid, major version)."""
+    uuid: str
+    version: tuple[int, int]
+
+    def call(self, call: Call) -> bytes:
+        """The response stub; raise Fault(status) for a fault."""
+
+    def may_block(self, opnum: int, stub: bytes) -> bool:
+        """True when the call may wait a long time: it then runs off the connection's reader."""
+
+    def call_abandoned(self, call: Call) -> None:
+        """The client cancelled the call (co_cancel, orphaned) or its connection died while it ran."""
+
+    def association_ended(self, association: Association) -> None:
+        """The last connection of the group closed: run its context handles down."""

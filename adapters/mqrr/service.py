@@ -1,0 +1,179 @@
+"""RemoteRead on the wire: MS-MQRR calls decoded, checked as an RPC runtime would, and run on a Target.
+
+Theory of operation
+-------------------
+The DCE/RPC server hands each request of the RemoteRead interface here with the
+association group it came on.  The stub is decoded (ndr); a stub that does not
+decode, or breaks an IDL range(), is refused with the runtime's fault status
+before any method runs (MS-MQRR 3.1.4, 6).  Context handles are minted by the
+hosted target and owned by the association that opened them: every [in] handle
+must be one this association owns, otherwise the call faults with
+nca_s_fault_context_mismatch, as [C706] 5.1.6 has the runtime do for a strict
+context handle it does not know.  Then the method runs on the hosted Target and
+its outputs are encoded.  The two `void` methods (R_OpenQueue,
+R_OpenQueueForMove) report a failure as an RPC exception whose status is the
+HRESULT (MS-MQRR 3.1.4.2, 3.1.4.11).
+
+When an association's last connection goes, each handle it still owns is run
+down (MS-MQRR 3.1.6.1, 3.1.6.2: cursors and queue closed, waiting reads
+cancelled, two-phase-read messages made available again).  A waiting
+Start*Receive whose connection is lost is cancelled as R_CancelReceive would.
+"""
+
+from __future__ import annotations
+
+import struct
+import threading
+
+from protocol.hresult import HRESULT, RpcStatus
+from protocol.idl import NULL_CONTEXT_HANDLE, OPNUMS, REMOTE_READ_UUID, REMOTE_READ_VERSION
+
+from ..target import Target
+from .dcerpc_server import Association, Call, Fault
+from .ndr import StubError, decode_request, encode_response
+
+_METHODS = {number: name for name, number in OPNUMS.items()}
+_HANDLE_PARAMETERS = ("phContext", "phContextFrom")  # [in] QUEUE_CONTEXT_HANDLE_NOSERIALIZE
+_UL_TIMEOUT = struct.Struct("<I")
+_UL_TIMEOUT_OFFSET = 40  # MS-MQRR 6: phContext (20), LookupId (at 24, aligned 8), hCursor, ulAction, ulTimeout
+
+
+class RemoteReadService:
+    uuid = REMOTE_READ_UUID
+    version = REMOTE_READ_VERSION
+
+    def __init__(self, target: Target, port: int = 0) -> None:
+        self.target = target
+        self.port = port   # the port this server listens on: what R_GetServerPort answers
+        self._handles: dict[int, set[bytes]] = {}   # association group id -> the context handles it owns
+        self._lock = threading.Lock()
+
+    # -- the Interface of dcerpc_server ---------------------------------------------------------
+    def call(self, call: Call) -> bytes:
+        name = _METHODS.get(call.opnum)
+        if name is None:
+            raise Fault(RpcStatus.NCA_S_OP_RNG_ERROR)  # opnum 1 and anything past 15
+        try:
+            args = decode_request(call.opnum, call.stub, call.ndr64)
+        except StubError as error:
+            raise Fault(error.status) from None
+        owned = self._owned(call.association)
+        for parameter in _HANDLE_PARAMETERS:
+            if parameter in args and args[parameter] not in owned:
+                raise Fault(RpcStatus.NCA_S_FAULT_CONTEXT_MISMATCH)  # [C706] 5.1.6 strict context handles
+        out = getattr(self, "_" + name.lower())(call.association, owned, args)
+        return encode_response(call.opnum, out, call.ndr64)
+
+    def may_block(self, opnum: int, stub: bytes) -> bool:
+        """A Start*Receive with a non-zero ulTimeout may wait (MS-MQRR 3.1.4.7)."""
+        if opnum not in (OPNUMS["R_StartReceive"], OPNUMS["R_StartTransactionalReceive"]):
+            return False
+        return len(stub) >= _UL_TIMEOUT_OFFSET + 4 and _UL_TIMEOUT.unpack_from(stub, _UL_TIMEOUT_OFFSET)[0] != 0
+
+    def call_abandoned(self, call: Call) -> None:
+        """The client went away (or cancelled) while its receive waited: cancel it as R_CancelReceive."""
+        try:
+            args = decode_request(call.opnum, call.stub, call.ndr64)
+        except StubError:
+            return
+        if args["phContext"] in self._owned(call.association):
+            self.target.cancel_receive(args["phContext"], args["dwRequestId"])
+
+    def association_ended(self, association: Association) -> None:
+        with self._lock:
+            handles = self._handles.pop(association.id, set())
+        for handle in handles:
+            self.target.rundown(handle)  # MS-MQRR 3.1.6.2
+
+    def forget_all(self) -> None:
+        """The hosted queue manager restarted: no handle of before means anything now."""
+        with self._lock:
+            self._handles.clear()
+
+    def _owned(self, association: Association) -> set:
+        with self._lock:
+            return self._handles.setdefault(association.id, set())
+
+    def _own(self, association: Association, handle: bytes) -> None:
+        with self._lock:
+            self._handles.setdefault(association.id, set()).add(handle)
+
+    # -- the methods, opnums 0 and 2-15 -----------------------------------------------------------
+    def _r_getserverport(self, association, owned, args):
+        return {"ReturnValue": self.port}  # MS-MQRR 3.1.4.1: the port this interface is served on
+
+    def _r_openqueue(self, association, owned, args):
+        out = self.target.open_queue(args["pQueueFormat"], args["dwAccess"], args["dwShareMode"],
+                                     args["pClientId"], args["fNonRoutingServer"], args["Major"], args["Minor"],
+                                     args["BuildNumber"], args["fWorkgroup"])
+        if out.hresult != HRESULT.MQ_OK:
+            raise Fault(out.hresult)  # MS-MQRR 3.1.4.2: a void method throws its status
+        self._own(association, out.pph_context)
+        return {"pphContext": out.pph_context}
+
+    def _r_openqueueformove(self, association, owned, args):
+        out = self.target.open_queue_for_move(args["pQueueFormat"], args["dwAccess"], args["dwShareMode"],
+                                              args["pClientId"], args["fNonRoutingServer"], args["Major"],
+                                              args["Minor"], args["BuildNumber"], args["fWorkgroup"])
+        if out.hresult != HRESULT.MQ_OK:
+            raise Fault(out.hresult)  # MS-MQRR 3.1.4.11
+        self._own(association, out.pph_context)
+        return {"pMoveContext": out.p_move_context, "pphContext": out.pph_context}
+
+    def _r_closequeue(self, association, owned, args):
+        handle = args["pphContext"]
+        if handle != NULL_CONTEXT_HANDLE and handle not in owned:
+            raise Fault(RpcStatus.NCA_S_FAULT_CONTEXT_MISMATCH)  # a NULL [in, out] handle reaches the method
+        out = self.target.close_queue(handle)
+        if out.hresult == HRESULT.MQ_OK:
+            with self._lock:
+                owned.discard(handle)
+        return {"pphContext": out.pph_context, "ReturnValue": out.hresult}
+
+    def _r_createcursor(self, association, owned, args):
+        out = self.target.create_cursor(args["phContext"])
+        return {"phCursor": out.ph_cursor, "ReturnValue": out.hresult}
+
+    def _r_closecursor(self, association, owned, args):
+        return {"ReturnValue": self.target.close_cursor(args["phContext"], args["hCursor"])}
+
+    def _r_purgequeue(self, association, owned, args):
+        return {"ReturnValue": self.target.purge_queue(args["phContext"])}
+
+    def _r_startreceive(self, association, owned, args):
+        return _receive_out(self.target.start_receive(
+            args["phContext"], args["LookupId"], args["hCursor"], args["ulAction"], args["ulTimeout"],
+            args["dwRequestId"], args["dwMaxBodySize"], args["dwMaxCompoundMessageSize"]))
+
+    def _r_starttransactionalreceive(self, association, owned, args):
+        return _receive_out(self.target.start_transactional_receive(
+            args["phContext"], args["LookupId"], args["hCursor"], args["ulAction"], args["ulTimeout"],
+            args["dwRequestId"], args["dwMaxBodySize"], args["dwMaxCompoundMessageSize"], args["pTransactionId"]))
+
+    def _r_cancelreceive(self, association, owned, args):
+        return {"ReturnValue": self.target.cancel_receive(args["phContext"], args["dwRequestId"])}
+
+    def _r_endreceive(self, association, owned, args):
+        return {"ReturnValue": self.target.end_receive(args["phContext"], args["dwAck"], args["dwRequestId"])}
+
+    def _r_endtransactionalreceive(self, association, owned, args):
+        return {"ReturnValue": self.target.end_transactional_receive(args["phContext"], args["dwAck"],
+                                                                       args["dwRequestId"])}
+
+    def _r_movemessage(self, association, owned, args):
+        return {"ReturnValue": self.target.move_message(args["phContextFrom"], args["ullContextTo"],
+                                                          args["LookupId"], args["pTransactionId"])}
+
+    def _r_qmenlistremotetransaction(self, association, owned, args):
+        return {"ReturnValue": self.target.qm_enlist_remote_transaction(
+            args["pTransactionId"], args["cbPropagationToken"], args["pbPropagationToken"], args["pQueueFormat"])}
+
+    def _r_setuseracknowledgementclass(self, association, owned, args):
+        return {"ReturnValue": self.target.set_user_acknowledgement_class(args["phContext"], args["LookupId"],
+                                                                            args["usClass"])}
+
+
+def _receive_out(out) -> dict:
+    return {"pdwArriveTime": out.pdw_arrive_time, "pSequenceId": out.p_sequence_id,
+            "pdwNumberOfSections": out.pdw_number_of_sections, "ppPacketSections": out.pp_packet_sections,
+            "ReturnValue": out.hresult}

@@ -1,0 +1,82 @@
+"""The whole conformance suite, scenarios and stateful machines, over MS-MQRR on the wire.
+
+`mqspec serve` hosts the reference on a free loopback port; the suite runs once in
+process and once with --target mqrr://127.0.0.1:PORT, and every scenario must get
+the same verdict both ways.  The only differences allowed are the capabilities one
+side lacks: scenarios that need the RPC layer (IDL and transport rules) are not run
+in process and must pass over the wire; scenarios that pass NULL for a [ref]
+pointer (which no RPC stub can send) are not run over the wire and must pass in
+process.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WIRE_ONLY = "not run: needs rpc"
+IN_PROCESS_ONLY = "not run: needs null_references"
+
+
+def _serve() -> tuple[subprocess.Popen, int]:
+    process = subprocess.Popen([sys.executable, "-m", "mqspec.cli", "serve", "--port", "0"], cwd=ROOT,
+                               stderr=subprocess.PIPE, text=True)
+    line = process.stderr.readline()
+    match = re.search(r"on 127\.0\.0\.1:(\d+)", line)
+    assert match, f"the server did not start: {line}"
+    return process, int(match.group(1))
+
+
+def _verdicts(results: Path, target_id: str) -> dict[str, tuple[str, str]]:
+    """scenario id without its target -> (outcome, skip message)."""
+    verdicts = {}
+    for case in ElementTree.parse(results / "junit.xml").iter("testcase"):
+        name = case.get("classname") + "::" + case.get("name").replace(target_id, "TARGET", 1)
+        skipped = case.find("skipped")
+        failed = case.find("failure") if case.find("failure") is not None else case.find("error")
+        if failed is not None:
+            verdicts[name] = ("failed", failed.get("message", ""))
+        elif skipped is not None:
+            verdicts[name] = ("skipped", skipped.get("message", ""))
+        else:
+            verdicts[name] = ("passed", "")
+    return verdicts
+
+
+def _run(url: str, results: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytest", "features", "-q", "-p", "no:cacheprovider", "--target",
+                           url, "--results", str(results)], cwd=ROOT, capture_output=True, text=True, timeout=1200)
+
+
+def test_every_scenario_gets_the_same_verdict_over_the_wire(tmp_path):
+    server, port = _serve()
+    try:
+        wire = _run(f"mqrr://127.0.0.1:{port}", tmp_path / "wire")
+    finally:
+        server.terminate()
+        server.wait(30)
+    local = _run("reference", tmp_path / "local")
+    assert local.returncode == 0, local.stdout[-3000:]
+    assert wire.returncode == 0, wire.stdout[-3000:]
+    here = _verdicts(tmp_path / "local", "[reference")
+    there = _verdicts(tmp_path / "wire", f"[mqrr://127.0.0.1:{port}")
+    assert set(here) == set(there) and len(here) > 1000
+    differences = []
+    for name, verdict in here.items():
+        other = there[name]
+        if verdict == other:
+            continue
+        if verdict[1].startswith(WIRE_ONLY) and other[0] == "passed":
+            continue   # an IDL or transport rule: it runs, and passes, only where there is an RPC layer
+        if other[1].startswith(IN_PROCESS_ONLY) and verdict[0] == "passed":
+            continue   # a NULL [ref] pointer: only a caller without an RPC stub can pass one
+        differences.append(f"{name}: in process {verdict}, over the wire {other}")
+    assert not differences, "\n".join(differences[:20])
+    wire_only = [name for name, verdict in here.items() if verdict[1].startswith(WIRE_ONLY)]
+    in_process_only = [name for name, verdict in there.items() if verdict[1].startswith(IN_PROCESS_ONLY)]
+    assert in_process_only, "the NULL [ref] pointer scenarios should not run over the wire"
+    assert wire_only, "the IDL and transport scenarios should run only over the wire"
