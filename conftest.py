@@ -11,4 +11,6 @@ pytest_plugins = [
     "steps.transaction_steps",
     "steps.event_steps",
     "steps.cursor_steps",
+    "steps.client_steps",
+    "steps.rpc_steps",
 ]

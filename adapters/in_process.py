@@ -149,7 +149,7 @@ class InProcessTarget(Target):
         return self.qm.identifier
 
     # -- clients ---------------------------------------------------------------------------
-    def connection(self) -> "InProcessTarget":
+    def connection(self, *, ndr64: bool | None = None) -> "InProcessTarget":
         return InProcessTarget(send_insecure_nacks=self.send_insecure_nacks, _core=self._core)
 
     def rundown(self, ph_context: bytes) -> int:

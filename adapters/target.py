@@ -260,11 +260,12 @@ class Target(ABC):
     def abort_transaction(self, uow: bytes) -> int: ...
 
     @abstractmethod
-    def connection(self) -> "Target":
+    def connection(self, *, ndr64: bool | None = None) -> "Target":
         """A second client of the same queue manager, with a connection of its own.
 
         Its context handles are its own (over DCE/RPC, another association), and it
-        is released by close() or lost by drop()."""
+        is released by close() or lost by drop().  Over DCE/RPC `ndr64` chooses the
+        transfer syntax it binds with (None: this client's)."""
 
     # -- capabilities ------------------------------------------------------------------------
     def elapse(self, ms: int) -> None:
@@ -287,6 +288,18 @@ class Target(ABC):
         """This client's connection is lost without a word: the server runs its context
         handles down (MS-MQRR 3.1.6) (drop_connection)."""
         raise TargetCapabilityError(self.name, "drop_connection")
+
+    # -- the RPC layer (rpc) ------------------------------------------------------------------
+    last_fault: int | None = None   # the RPC fault status the latest call came back with, None: a response
+
+    def rpc_call(self, opnum: int, stub: bytes) -> tuple[int | None, bytes]:
+        """Send a RemoteRead request stub as it is: (fault status or None, response stub) (rpc)."""
+        raise TargetCapabilityError(self.name, "rpc")
+
+    def probe_bind(self, contexts, port: int | None = None):
+        """Bind RemoteRead on a new connection offering `contexts` (lists of transfer syntaxes, see
+        adapters/mqrr/probe.py); the port defaults to this client's (rpc)."""
+        raise TargetCapabilityError(self.name, "rpc")
 
     def close(self) -> None:
         """Release this client (connections, files, threads)."""

@@ -32,5 +32,7 @@ def target(target_url):
 
 
 @pytest.fixture(autouse=True)
-def world(target) -> World:
-    return World(target)
+def world(target):
+    world = World(target)
+    yield world
+    world.close_clients()

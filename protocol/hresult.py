@@ -58,10 +58,14 @@ class RpcStatus(IntEnum):
     RPC_X_ENUM_VALUE_OUT_OF_RANGE = 0x000006F5  # [MS-ERREF] 2.2: an enum value NDR cannot carry
     RPC_X_SS_IN_NULL_CONTEXT = 0x000006EF     # [MS-ERREF] 2.2: a NULL [in] context handle
     RPC_X_BAD_STUB_DATA = 0x000006F7          # [MS-ERREF] 2.2: stub data that does not decode
+    NCA_S_FAULT_UNSPEC = 0x1C000012           # [C706] E.1: the manager failed in an unspecified way
     NCA_S_FAULT_CONTEXT_MISMATCH = 0x1C00001A  # [C706] E.1: an unknown or foreign context handle
+    NCA_S_FAULT_REMOTE_NO_MEMORY = 0x1C00001B  # [C706] E.1: the server ran out of memory
     NCA_S_OP_RNG_ERROR = 0x1C010002           # [C706] E.1: an operation number the interface lacks
     NCA_S_UNK_IF = 0x1C010003                 # [C706] E.1: an interface the presentation context lacks
     NCA_S_PROTO_ERROR = 0x1C01000B            # [C706] E.1: a PDU the protocol does not allow here
+    NCA_S_SERVER_TOO_BUSY = 0x1C010014        # [C706] E.1: the server cannot take the call now
+    NCA_S_UNSUPPORTED_TYPE = 0x1C010017       # [C706] E.1: a data representation the server lacks
 
 
 def describe(value: int) -> str:

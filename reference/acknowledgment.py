@@ -20,9 +20,7 @@ removing them never starts another round (D-28).
 
 from __future__ import annotations
 
-from protocol.constants import INFINITE
-from protocol.constants import AcknowledgementsRequested as Acks
-from protocol.constants import MessageClass as C
+from protocol.constants import INFINITE, AcknowledgementsRequested as Acks, MessageClass as C
 from protocol.hresult import HRESULT
 
 from .enumerations import PrivacyLevel, QueueAccessType, QueueShareMode

@@ -17,8 +17,7 @@ the arrival acknowledgments follow from the Enqueue Message status:
 
 from __future__ import annotations
 
-from protocol.constants import AcknowledgementsRequested as Acks
-from protocol.constants import MessageClass as C
+from protocol.constants import AcknowledgementsRequested as Acks, MessageClass as C
 from protocol.hresult import HRESULT
 
 from .enumerations import DeliveryGuarantee, QueueAccessType, QueueShareMode

@@ -16,8 +16,7 @@ from __future__ import annotations
 from protocol.hresult import HRESULT
 
 from .adm import OpenQueueDescriptor, Queue
-from .enumerations import QueueAccessType as A
-from .enumerations import QueueShareMode as M
+from .enumerations import QueueAccessType as A, QueueShareMode as M
 from .format_name import FormatName, FormatNameError, parse_format_name
 
 _SYSTEM_SUFFIX_QUEUES = {"JOURNAL": "system_journal_queue", "DEADLETTER": "system_deadletter_queue",

@@ -7,9 +7,7 @@ then resolves.
 
 from __future__ import annotations
 
-from protocol.constants import QUEUE_FORMAT_FLAG_SYSTEM
-from protocol.constants import QueueFormatType as T
-from protocol.constants import QueueSuffixType as S
+from protocol.constants import QUEUE_FORMAT_FLAG_SYSTEM, QueueFormatType as T, QueueSuffixType as S
 from protocol.queue_format import QueueFormat
 
 from .format_name import FormatNameError

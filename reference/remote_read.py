@@ -22,8 +22,7 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass
 
-from protocol.constants import Access, Ack, Action, MessageClass, ShareMode
-from protocol.constants import QueueFormatType as T
+from protocol.constants import Access, Ack, Action, MessageClass, QueueFormatType as T, ShareMode
 from protocol.hresult import HRESULT
 
 from .adm import OpenQueueDescriptor

@@ -2,7 +2,7 @@
 
 A value in a step may be a number (decimal or 0x hex), a constant from the
 specifications (MQ_ACTION_PEEK_NEXT, RECEIVE_ACCESS, MQ_DENY_SHARE, RR_ACK,
-MQMSG_CLASS_ACK_RECEIVE, INFINITE, ...), an HRESULT name, or a name the scenario
+MQMSG_CLASS_ACK_RECEIVE, INFINITE, ...), an HRESULT or RPC status name, or a name the scenario
 gave to something (see world.py).
 """
 
@@ -18,7 +18,7 @@ from protocol.constants import (
     MessageClass,
     ShareMode,
 )
-from protocol.hresult import HRESULT
+from protocol.hresult import HRESULT, RpcStatus
 
 CONSTANTS: dict[str, int] = {"INFINITE": INFINITE, "NULL": 0}
 for enum in (Access, Ack, Action, MessageClass, ShareMode):
@@ -47,9 +47,12 @@ def number(text: str) -> int:
 
 
 def hresult(text: str) -> int:
+    """An HRESULT or RPC fault status by name, or a number."""
     text = text.strip()
     if text in HRESULT.__members__:
         return HRESULT[text]
+    if text in RpcStatus.__members__:
+        return RpcStatus[text]
     return number(text)
 
 

@@ -63,8 +63,17 @@ class World:
     runtime_refusal: tuple[int | None, bool] = (None, False)  # see steps/observed.py, for the last call
     _ids: itertools.count = field(default_factory=lambda: itertools.count(101))
 
+    clients: dict[str, ObservedTarget] = field(default_factory=dict)  # name -> client; "first" is the fixture's
+
     def __post_init__(self) -> None:
         self.target = ObservedTarget(self.target)
+        self.clients["first"] = self.target
+
+    def close_clients(self) -> None:
+        """The other clients a scenario opened, released as their connections closing would."""
+        for name, client in self.clients.items():
+            if name != "first":
+                client.close()
 
     # -- what the target can do -------------------------------------------------------------
     def require(self, capability: str) -> None:

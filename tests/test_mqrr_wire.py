@@ -232,3 +232,24 @@ def test_nothing_listening_fails_in_one_line_within_seconds():
         connect(f"mqrr://127.0.0.1:{port}")
     assert time.monotonic() - begin < 5
     assert "\n" not in str(error.value) and "cannot connect" in str(error.value)
+
+
+def test_a_busy_port_makes_the_server_try_eleven_higher():
+    """MS-MQRR 3.1.4.1 (SHOULD): the port asked for is taken, so the server listens on it plus 11 and
+    R_GetServerPort answers that."""
+    import socket
+    with socket.socket() as first:
+        first.bind(("127.0.0.1", 0))
+        port = first.getsockname()[1]
+        first.listen()
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port + 11)) == 0:
+                pytest.skip(f"port {port + 11} is in use by another program")
+        hosted = InProcessTarget()
+        try:
+            with serve(hosted, port=port) as running:
+                assert running.port == port + 11
+                with connect(f"mqrr://127.0.0.1:{running.port}") as client:
+                    assert client.get_server_port() == port + 11
+        finally:
+            hosted.close()

@@ -44,6 +44,7 @@ from ..target import (
 from .connections import ConnectError, Credentials, Pool
 from .control import CALL_TIMEOUT, CONTROL_UUID, CONTROL_VERSION, ControlClient
 from .ndr import NullReference, StubError, decode_response, encode_request
+from .probe import probe_bind
 
 
 class MqrrTarget(Target):
@@ -83,6 +84,7 @@ class MqrrTarget(Target):
         except NullReference:
             return RpcStatus.RPC_X_NULL_REF_POINTER, {}   # the client stub refuses before sending
         status, answer = self._rr.call(opnum, stub, timeout)
+        self.last_fault = status
         if status is not None:
             return status, {}
         try:
@@ -234,14 +236,31 @@ class MqrrTarget(Target):
         out = self._invoke("list_messages", format_name=format_name)
         return ListMessagesOut(out["hresult"], tuple(ListedMessage(**message) for message in out["messages"]))
 
+    # -- the RPC layer ------------------------------------------------------------------------------
+    def rpc_call(self, opnum: int, stub: bytes) -> tuple[int | None, bytes]:
+        status, answer = self._rr.call(opnum, stub, CALL_TIMEOUT)
+        self.last_fault = status
+        return status, answer
+
+    def probe_bind(self, contexts, port: int | None = None):
+        return probe_bind(self.host, port or self.port, (REMOTE_READ_UUID, 1, 0), contexts)
+
     # -- clients ----------------------------------------------------------------------------------
-    def connection(self) -> "MqrrTarget":
-        return MqrrTarget(self.host, self.port, **self._options, _control=self._control, _identity=self._identity)
+    def connection(self, *, ndr64: bool | None = None) -> "MqrrTarget":
+        options = dict(self._options, ndr64=self.ndr64 if ndr64 is None else ndr64)
+        return MqrrTarget(self.host, self.port, **options, _control=self._control, _identity=self._identity)
 
     def drop(self) -> None:
         self._rr.close(abrupt=True)
+        self._await_rundown()
 
     def close(self) -> None:
         self._rr.close()
+        self._await_rundown()
         if self._owns_control:
             self._control.close()
+
+    def _await_rundown(self) -> None:
+        """The server learns of a lost connection on its own time; wait until it has run this client down."""
+        if self._rr.assoc_group:
+            self._control.invoke("await_rundown", association=self._rr.assoc_group, timeout_ms=10_000)

@@ -39,7 +39,7 @@ OPERATIONS = {
     "identity": None, "create_queue": None, "delete_queue": None, "send": None,
     "begin_transaction": None, "prepare_transaction": None, "commit_transaction": None,
     "abort_transaction": None, "elapse": "virtual_time", "restart": "restart", "list_messages": "list_messages",
-    "reset": "reset",
+    "reset": "reset", "await_rundown": None,
 }
 
 
@@ -106,10 +106,10 @@ class ControlService:
     uuid = CONTROL_UUID
     version = CONTROL_VERSION
 
-    def __init__(self, target: Target, capabilities: frozenset[str], on_restart=None) -> None:
+    def __init__(self, target: Target, capabilities: frozenset[str], remote_read) -> None:
         self.target = target
         self.capabilities = capabilities   # what the wire client may announce (see identity)
-        self.on_restart = on_restart       # the RemoteRead service forgets every context handle
+        self.remote_read = remote_read     # forgets handles on restart; knows when an association ended
 
     def call(self, call: Call) -> bytes:
         if call.opnum != INVOKE:
@@ -137,11 +137,13 @@ class ControlService:
             return {"name": target.name, "computer_name": target.computer_name,
                     "queue_manager_identifier": target.queue_manager_identifier,
                     "capabilities": sorted(self.capabilities), "send_insecure_nacks": target.send_insecure_nacks}
+        if op == "await_rundown":
+            return self.remote_read.await_association_end(args["association"], args["timeout_ms"])
         if op == "send":
             args = dict(args, properties=MessageProperties(**args["properties"]))
         result = getattr(target, op)(**args)
-        if op in ("restart", "reset") and self.on_restart is not None:
-            self.on_restart()
+        if op in ("restart", "reset"):
+            self.remote_read.forget_all()
         return result
 
     def may_block(self, opnum: int, stub: bytes) -> bool:

@@ -47,7 +47,7 @@ from .dcerpc_types import (
 RECV_SIZE = 65536              # one recv can hold a whole frag_length (u16) PDU
 LINGER_SECONDS = 2.0           # after a last fault/bind_nak: how long to drain input so close() sends FIN, not RST
 LINGER_BYTES = 1 << 20
-NCA_S_SERVER_TOO_BUSY = 0x1C010014   # [C706] E.1 (see dcerpc_types about statuses missing from RpcStatus)
+NCA_S_SERVER_TOO_BUSY = RpcStatus.NCA_S_SERVER_TOO_BUSY
 PROTO_ERROR = RpcStatus.NCA_S_PROTO_ERROR
 
 

@@ -12,11 +12,9 @@ from typing import Protocol
 
 from protocol.hresult import RpcStatus, describe
 
-# [C706] Appendix E statuses that protocol/hresult.RpcStatus does not hold yet; they belong
-# there (that file is owned elsewhere), and are spelled here only until it gains them.
-NCA_S_FAULT_UNSPEC = 0x1C000012            # [C706] E.1: the manager failed in an unspecified way
-NCA_S_FAULT_REMOTE_NO_MEMORY = 0x1C00001B  # [C706] E.1: the server ran out of memory
-NCA_S_UNSUPPORTED_TYPE = 0x1C010017        # [C706] E.1: a data representation the server lacks
+NCA_S_FAULT_UNSPEC = RpcStatus.NCA_S_FAULT_UNSPEC
+NCA_S_FAULT_REMOTE_NO_MEMORY = RpcStatus.NCA_S_FAULT_REMOTE_NO_MEMORY
+NCA_S_UNSUPPORTED_TYPE = RpcStatus.NCA_S_UNSUPPORTED_TYPE
 
 # [MS-RPCE] 3.3.3.5.1: statuses a server MUST NOT put in a fault PDU (a client may take them
 # for a protocol error); an Interface that raises one is answered nca_s_fault_unspec instead.

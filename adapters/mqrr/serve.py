@@ -45,7 +45,7 @@ class Served:
 def serve(target: Target, host: str = "127.0.0.1", port: int = 0, *, log=None, tries: int = PORT_TRIES) -> Served:
     """Start serving `target`; OSError when no port of the sequence can be bound."""
     remote_read = RemoteReadService(target)
-    control = ControlService(target, target.capabilities & ANNOUNCED, on_restart=remote_read.forget_all)
+    control = ControlService(target, target.capabilities & ANNOUNCED, remote_read)
     candidates = [port + attempt * PORT_STEP for attempt in range(tries)] if port else [0]
     for candidate in candidates:
         server = DceRpcServer([remote_read, control], host, candidate, log=log)

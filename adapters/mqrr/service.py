@@ -46,7 +46,7 @@ class RemoteReadService:
         self.target = target
         self.port = port   # the port this server listens on: what R_GetServerPort answers
         self._handles: dict[int, set[bytes]] = {}   # association group id -> the context handles it owns
-        self._lock = threading.Lock()
+        self._lock = threading.Condition()
 
     # -- the Interface of dcerpc_server ---------------------------------------------------------
     def call(self, call: Call) -> bytes:
@@ -57,7 +57,7 @@ class RemoteReadService:
             args = decode_request(call.opnum, call.stub, call.ndr64)
         except StubError as error:
             raise Fault(error.status) from None
-        owned = self._owned(call.association)
+        owned = self._owned(call.association)   # also marks the association live until it ends
         for parameter in _HANDLE_PARAMETERS:
             if parameter in args and args[parameter] not in owned:
                 raise Fault(RpcStatus.NCA_S_FAULT_CONTEXT_MISMATCH)  # [C706] 5.1.6 strict context handles
@@ -81,9 +81,17 @@ class RemoteReadService:
 
     def association_ended(self, association: Association) -> None:
         with self._lock:
-            handles = self._handles.pop(association.id, set())
-        for handle in handles:
+            handles = self._handles.get(association.id, set())
+        for handle in list(handles):
             self.target.rundown(handle)  # MS-MQRR 3.1.6.2
+        with self._lock:
+            self._handles.pop(association.id, None)
+            self._lock.notify_all()
+
+    def await_association_end(self, association_id: int, timeout_ms: int) -> bool:
+        """Wait until the association has been run down (or never called here); False on time-out."""
+        with self._lock:
+            return self._lock.wait_for(lambda: association_id not in self._handles, timeout_ms / 1000)
 
     def forget_all(self) -> None:
         """The hosted queue manager restarted: no handle of before means anything now."""

@@ -908,3 +908,24 @@ Feature: MS-MQRR 3.1.4.7 R_StartReceive (Opnum 7)
     And "sized" is opened with RECEIVE_ACCESS as "s"
     When the client peeks at "s" allowing 30 body bytes and 4194304 compound message bytes
     Then the message comes back as stBinaryFirstSection with the first 30 bytes of its body and stBinarySecondSection with the trailers
+
+  @clause:MS-MQRR:3.1.4.7:32
+  Scenario Outline: R_StartReceive hands its failures back as return values, not as RPC faults (<case>)
+    Given the calls travel over DCE/RPC
+    And a queue "q32"
+    And "q32" holds "m1"
+    And "q32" is opened with <access> as "h32"
+    And "bogus" is a cursor handle the server never issued on "h32"
+    When R_StartReceive is called on "h32" with:
+      | LookupId | hCursor  | ulAction | ulTimeout |
+      | <lookup> | <cursor> | <action> | 0         |
+    Then the call returns <status>
+    And the status came back as the method's return value, not as an RPC fault
+
+    Examples:
+      | case                       | access         | lookup | cursor | action                 | status                     |
+      | an action the table lacks  | RECEIVE_ACCESS | 0      | 0      | 0x12345678             | MQ_ERROR_INVALID_PARAMETER |
+      | a cursor never issued      | RECEIVE_ACCESS | 0      | bogus  | MQ_ACTION_PEEK_CURRENT | STATUS_INVALID_HANDLE      |
+      | a lookup id no message has | RECEIVE_ACCESS | 0x0100 | 0      | MQ_LOOKUP_PEEK_CURRENT | MQ_ERROR_MESSAGE_NOT_FOUND |
+      | a receive on a peek handle | PEEK_ACCESS    | 0      | 0      | MQ_ACTION_RECEIVE      | MQ_ERROR_ACCESS_DENIED     |
+      | nothing there in time      | RECEIVE_ACCESS | 0x0100 | 0      | MQ_LOOKUP_PEEK_NEXT    | MQ_ERROR_MESSAGE_NOT_FOUND |
