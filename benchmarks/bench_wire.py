@@ -17,6 +17,7 @@ import multiprocessing
 import re
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -92,6 +93,7 @@ def main() -> None:
                               text=True)
     try:
         port = re.search(r"127\.0\.0\.1:(\d+)", server.stderr.readline()).group(1)
+        threading.Thread(target=server.stderr.read, daemon=True).start()   # a full log pipe would stop it
         url = f"mqrr://127.0.0.1:{port}"
         local = in_process(count * 10, seconds)
         one = wire(url, 1, count, seconds)

@@ -16,9 +16,6 @@ from __future__ import annotations
 
 import collections
 import random
-import re
-import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -30,6 +27,7 @@ from protocol.constants import INFINITE, Access, Ack, Action, ShareMode
 from protocol.hresult import HRESULT
 from protocol.queue_format import from_format_name
 from steps.packet_reader import read_sections
+from tests.serving import served
 
 ROOT = Path(__file__).resolve().parent.parent
 CLIENTS = 16
@@ -42,19 +40,8 @@ PEEK, PEEK_NEXT = Action.MQ_ACTION_PEEK_CURRENT, Action.MQ_ACTION_PEEK_NEXT
 
 @pytest.fixture(scope="module")
 def server():
-    process = subprocess.Popen([sys.executable, "-m", "mqspec.cli", "serve", "--port", "0", "--target",
-                                "reference?queue_manager_quota=0xFFFFFFFF"], cwd=ROOT, stderr=subprocess.PIPE,
-                               text=True)
-    try:
-        line = process.stderr.readline()
-        match = re.search(r"on 127\.0\.0\.1:(\d+)", line)
-        assert match, f"the server did not start: {line}"
-        drain = threading.Thread(target=lambda: collections.deque(process.stderr, maxlen=0), daemon=True)
-        drain.start()
-        yield f"mqrr://127.0.0.1:{match.group(1)}"
-    finally:
-        process.terminate()
-        process.wait(30)
+    with served("reference?queue_manager_quota=0xFFFFFFFF") as url:
+        yield url
 
 
 class History:

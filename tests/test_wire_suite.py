@@ -11,24 +11,16 @@ process.
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
+from tests.serving import served
+
 ROOT = Path(__file__).resolve().parent.parent
 WIRE_ONLY = "not run: needs rpc"
 IN_PROCESS_ONLY = "not run: needs null_references"
-
-
-def _serve() -> tuple[subprocess.Popen, int]:
-    process = subprocess.Popen([sys.executable, "-m", "mqspec.cli", "serve", "--port", "0"], cwd=ROOT,
-                               stderr=subprocess.PIPE, text=True)
-    line = process.stderr.readline()
-    match = re.search(r"on 127\.0\.0\.1:(\d+)", line)
-    assert match, f"the server did not start: {line}"
-    return process, int(match.group(1))
 
 
 def _verdicts(results: Path, target_id: str) -> dict[str, tuple[str, str]]:
@@ -53,17 +45,13 @@ def _run(url: str, results: Path) -> subprocess.CompletedProcess:
 
 
 def test_every_scenario_gets_the_same_verdict_over_the_wire(tmp_path):
-    server, port = _serve()
-    try:
-        wire = _run(f"mqrr://127.0.0.1:{port}", tmp_path / "wire")
-    finally:
-        server.terminate()
-        server.wait(30)
+    with served() as url:
+        wire = _run(url, tmp_path / "wire")
     local = _run("reference", tmp_path / "local")
     assert local.returncode == 0, local.stdout[-3000:]
     assert wire.returncode == 0, wire.stdout[-3000:]
     here = _verdicts(tmp_path / "local", "[reference")
-    there = _verdicts(tmp_path / "wire", f"[mqrr://127.0.0.1:{port}")
+    there = _verdicts(tmp_path / "wire", "[" + url)
     assert set(here) == set(there) and len(here) > 1000
     differences = []
     for name, verdict in here.items():

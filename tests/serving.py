@@ -1,0 +1,32 @@
+"""`mqspec serve` in a process of its own, for the tests that need a server on the wire."""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@contextlib.contextmanager
+def served(target: str = "reference"):
+    """Yield the URL of `mqspec serve --target TARGET` on a free loopback port; stop it afterwards.
+
+    Its log (a line per connection) is read as it comes: a full pipe would stop the server."""
+    process = subprocess.Popen([sys.executable, "-m", "mqspec.cli", "serve", "--port", "0", "--target", target],
+                               cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    try:
+        line = process.stderr.readline()
+        match = re.search(r"on 127\.0\.0\.1:(\d+)", line)
+        assert match, f"the server did not start: {line}"
+        log = collections.deque(maxlen=200)
+        threading.Thread(target=lambda: log.extend(process.stderr), daemon=True).start()
+        yield f"mqrr://127.0.0.1:{match.group(1)}"
+    finally:
+        process.terminate()
+        process.wait(30)
