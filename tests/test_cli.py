@@ -192,3 +192,35 @@ def test_a_scenario_the_target_setting_rules_out_is_not_run_not_waived(tmp_path)
     messages = [case.find("skipped").get("message") for case in ElementTree.parse(results / "junit.xml").iter(
         "testcase") if case.find("skipped") is not None]
     assert messages and all(m.startswith("not run: the target's SendInsecureNacks") for m in messages), messages
+
+
+def test_serve_logs_each_connection_and_stops_on_interrupt():
+    """mqspec serve: one line per connection on stderr; Ctrl-C (SIGINT) stops it with status 0."""
+    import re
+    import signal
+    from adapters import connect
+    process = subprocess.Popen([sys.executable, "-m", "mqspec.cli", "serve", "--port", "0"], cwd=ROOT,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        port = re.search(r"127\.0\.0\.1:(\d+)", process.stderr.readline()).group(1)
+        with connect(f"mqrr://127.0.0.1:{port}") as target:
+            assert target.get_server_port() == int(port)
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=30)
+    finally:
+        process.kill()
+    assert process.returncode == 0
+    lines = err.splitlines()
+    assert any("127.0.0.1" in line and "open" in line.lower() for line in lines), err
+    assert lines[-1] == "mqspec: stopped"
+
+
+def test_serve_on_another_address_warns_that_it_has_no_authentication():
+    process = subprocess.Popen([sys.executable, "-m", "mqspec.cli", "serve", "--host", "0.0.0.0", "--allow-remote",
+                                "--port", "0"], cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    try:
+        first = process.stderr.readline()
+    finally:
+        process.kill()
+        process.wait(10)
+    assert first.startswith("mqspec: WARNING: serving on 0.0.0.0 without authentication")

@@ -253,3 +253,12 @@ def test_a_busy_port_makes_the_server_try_eleven_higher():
                     assert client.get_server_port() == port + 11
         finally:
             hosted.close()
+
+
+def test_an_opnum_the_interface_lacks_is_refused_and_the_connection_goes_on(client, queue):
+    """MS-MQRR 3.1.4: opnum 1 is never sent and 16 does not exist: the runtime answers nca_s_op_rng_error;
+    a stub that does not decode gets a fault too; the same connection then serves a valid call."""
+    assert client.rpc_call(1, b"") == (RpcStatus.NCA_S_OP_RNG_ERROR, b"")
+    assert client.rpc_call(16, b"") == (RpcStatus.NCA_S_OP_RNG_ERROR, b"")
+    assert client.rpc_call(2, b"\x01\x02\x03")[0] == RpcStatus.RPC_X_BAD_STUB_DATA
+    assert open_handle(client, queue)
