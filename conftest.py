@@ -13,4 +13,5 @@ pytest_plugins = [
     "steps.cursor_steps",
     "steps.client_steps",
     "steps.rpc_steps",
+    "steps.decision_steps",
 ]

@@ -24,6 +24,8 @@ target URLs:
       send_insecure_nacks=0|1       MS-MQQB SendInsecureNacks (default 0)
       pending_request_cleanup_ms=N  MS-MQRR Pending Request Cleanup Timer (default 300000)
       port=N                        the port R_GetServerPort answers (default 2103)
+      readings=D-NN:NAME,...        a variant taking another reading of open decisions
+                                    (spec/decisions.md; the suite must pass with every one)
   mqrr://HOST[:PORT][?option=value&...]   a server speaking MS-MQRR over ncacn_ip_tcp (default port 2103)
       user=NAME domain=NAME         NTLM credentials (or MQSPEC_USER, MQSPEC_DOMAIN)
       password=TEXT | hash=[LM:]NT  (or MQSPEC_PASSWORD, MQSPEC_HASH)
@@ -72,6 +74,7 @@ _REFERENCE_OPTIONS = {
     "queue_manager_quota": ("queue_manager_quota", _count(0)), "send_insecure_nacks": ("send_insecure_nacks", _flag),
     "pending_request_cleanup_ms": ("pending_request_cleanup_ms", _count(1, 0xFFFFFFFF)),
     "port": ("port", _count(1, 65535)), "synchronous": ("synchronous", _choice("FULL", "NORMAL", "OFF")),
+    "readings": ("readings", str),
 }
 _MQRR_OPTIONS = {
     "user": ("user", str), "domain": ("domain", str), "password": ("password", str), "hash": ("hash", str),
@@ -100,7 +103,11 @@ def connect(url: str) -> Target:
     scheme = parts.scheme or parts.path
     if scheme == "reference" and not parts.netloc:
         from .in_process import InProcessTarget
-        return InProcessTarget(**_options(url, parts.query, _REFERENCE_OPTIONS))
+        options = _options(url, parts.query, _REFERENCE_OPTIONS)
+        try:
+            return InProcessTarget(**options)
+        except ValueError as error:   # a readings= value that names no reading
+            raise TargetError(f"option 'readings' in {url!r}: {error}") from None
     if scheme == "mqrr":
         return _connect_mqrr(url, parts)
     raise TargetError(f"unknown target {url!r}: expected 'reference[?option=value&...]' or "

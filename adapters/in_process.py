@@ -32,6 +32,7 @@ from reference.format_name import FormatNameError, parse_format_name
 from reference.message import Message
 from reference.packet import build_packet, packet_sections
 from reference.queue_manager import QueueManager
+from reference.readings import Readings
 from reference.remote_read import DEFAULT_CLEANUP_MS, RemoteReadServer
 from reference.sqlite_store import SqliteStore
 
@@ -114,16 +115,19 @@ class InProcessTarget(Target):
     def __init__(self, *, store_path: str | None = None, computer_name: str = "mqspec", seed: int = 0,
                  queue_manager_quota: int = 0x00100000, send_insecure_nacks: bool = False,
                  pending_request_cleanup_ms: int = DEFAULT_CLEANUP_MS, port: int = DEFAULT_PORT,
-                 synchronous: str = "FULL", _core: _Core | None = None) -> None:
+                 synchronous: str = "FULL", readings: str = "", _core: _Core | None = None) -> None:
         self.send_insecure_nacks = send_insecure_nacks
         self._owns_core = _core is None
         self._core = _core or _Core(store_path, synchronous,
                                     dict(computer_name=computer_name, seed=seed,
                                          queue_manager_quota=queue_manager_quota,
-                                         send_insecure_nacks=send_insecure_nacks),
+                                         send_insecure_nacks=send_insecure_nacks,
+                                         readings=Readings.parse(readings)),
                                     dict(port=port, pending_request_cleanup_ms=pending_request_cleanup_ms))
         self._handles: set[bytes] = set()   # context handles this client opened and has not closed
         self._closed = False
+        variant = str(self._core.options["readings"])
+        self.name = f"reference ({variant})" if variant else "reference"
 
     @property
     def qm(self) -> QueueManager:

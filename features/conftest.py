@@ -32,7 +32,7 @@ def target(target_url):
 
 
 @pytest.fixture(autouse=True)
-def world(target):
-    world = World(target)
+def world(target, request):
+    world = World(target, node=request.node)
     yield world
     world.close_clients()

@@ -27,6 +27,9 @@ LEVELS = ("MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY")
 CLAUSE_ID = re.compile(r"(?P<document>MS-MQRR|MS-MQDMPR|MS-MQMQ|MS-MQQB|MSDN-CURSOR):"
                        r"(?P<section>[0-9]+(?:\.[0-9]+)*|[A-Z]+):(?P<number>[0-9]{2})")
 DECISION_ID = re.compile(r"^### (D-[0-9]{2}) (.+)$", re.MULTILINE)
+KIND = re.compile(r"^\*\*Kind\.\*\* (repair|open)(?:: (.+))?\.$", re.MULTILINE)
+WINDOWS = re.compile(r"^\*\*Windows\.\*\* `([a-z0-9+-]+)`", re.MULTILINE)
+READING = re.compile(r"`([a-z0-9+-]+)`")
 
 
 class CatalogueError(ValueError):
@@ -48,9 +51,23 @@ class Clause:
 
 
 @dataclass(frozen=True)
+class Decision:
+    """An entry of spec/decisions.md: a repair, or an open decision with its named readings."""
+    id: str
+    title: str
+    kind: str                          # "repair" or "open"
+    readings: tuple[str, ...] = ()     # open: every reading a conforming server may take; the first is the reference's
+    windows: str | None = None         # the reading a product-behaviour note says Windows takes
+
+    @property
+    def open(self) -> bool:
+        return self.kind == "open"
+
+
+@dataclass(frozen=True)
 class Catalogue:
     clauses: dict[str, Clause]
-    decisions: dict[str, str]   # id -> title
+    decisions: dict[str, Decision]
 
     def testable(self) -> list[Clause]:
         return [clause for clause in self.clauses.values() if clause.testable]
@@ -62,13 +79,29 @@ class Catalogue:
         return self.clauses[clause_id]
 
 
-def load_decisions(path: Path | None = None) -> dict[str, str]:
+def load_decisions(path: Path | None = None) -> dict[str, Decision]:
+    """Every decision with its kind: `**Kind.** repair.` or `**Kind.** open: `a` (the reference's), `b`.`"""
     text = (path or SPEC_DIR / "decisions.md").read_text(encoding="utf-8")
     decisions = {}
-    for match in DECISION_ID.finditer(text):
-        if match.group(1) in decisions:
-            raise CatalogueError(f"decisions.md: {match.group(1)} appears twice")
-        decisions[match.group(1)] = match.group(2).strip()
+    heads = list(DECISION_ID.finditer(text))
+    for index, match in enumerate(heads):
+        decision = match.group(1)
+        if decision in decisions:
+            raise CatalogueError(f"decisions.md: {decision} appears twice")
+        body = text[match.end():heads[index + 1].start() if index + 1 < len(heads) else len(text)]
+        kind = KIND.search(body)
+        if kind is None:
+            raise CatalogueError(f"decisions.md: {decision} has no '**Kind.** repair.' or '**Kind.** open: ...' line")
+        readings = tuple(READING.findall(kind.group(2) or ""))
+        if (kind.group(1) == "open") != (len(readings) >= 2) or len(set(readings)) != len(readings):
+            raise CatalogueError(f"decisions.md: {decision}: an open decision names two or more distinct readings, "
+                                 "a repair none")
+        windows = WINDOWS.search(body)
+        if windows and windows.group(1) not in readings:
+            raise CatalogueError(f"decisions.md: {decision}: its Windows reading {windows.group(1)!r} is not one "
+                                 "of its readings")
+        decisions[decision] = Decision(decision, match.group(2).strip(), kind.group(1), readings,
+                                       windows.group(1) if windows else None)
     return decisions
 
 

@@ -9,6 +9,14 @@ Options
     --waivers FILE    a TOML file (WAIVER_HELP)
     --skip-level L    skip clauses of level L (SHOULD, MAY, ...; repeatable)
     --deep            stateful machines explore far more examples
+    --profile P       demand readings of open decisions: "windows" (what the specifications'
+                      product-behaviour notes say Windows does), "reference" (the reference's),
+                      or D-NN=reading,... (a scenario showing another reading fails)
+
+A scenario tagged `@decision:D-NN` rests on that decision of spec/decisions.md (a
+`decision` property in JUnit); one that rests on an open decision records the
+reading the target showed (a `reading` property, `D-NN=name`), and run.json lists
+each target's readings as its profile.
 
 A scenario tagged `@clause:<id>` gets a `clause` marker (select with
 `-m "clause(id='MS-MQRR:3.1.4.7:16')"` or --clause) and a `clause` property in
@@ -56,10 +64,13 @@ def pytest_addoption(parser):
     group.addoption("--skip-level", action="append", default=[], metavar="LEVEL",
                     help="skip clauses of this level (MUST, SHOULD, MAY, ...)")
     group.addoption("--deep", action="store_true", help="stateful machines run far more examples")
+    group.addoption("--profile", default=None, metavar="P",
+                    help="demand readings of open decisions: windows, reference, or D-NN=reading,...")
 
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "clause(id): the normative clause a scenario checks")
+    config.addinivalue_line("markers", "decision(id): the decision of spec/decisions.md a scenario rests on")
     config.addinivalue_line("markers", "conformance: a scenario of the conformance suite")
     if hasattr(config, "workerinput"):
         return
@@ -69,6 +80,7 @@ def pytest_configure(config):
         catalogue = load_catalogue()
         check_clauses(config.getoption("clause"), catalogue)
         waivers = load_waivers(config.getoption("waivers"), config.getoption("skip_level"), catalogue)
+        demanded = load_profile(config.getoption("profile"), catalogue)
         make_results_directory(results)
     except (CatalogueError, SelectionError) as error:
         raise pytest.UsageError(str(error)) from None
@@ -82,7 +94,8 @@ def pytest_configure(config):
     config.stash[RESULTS_KEY] = {"run_id": run_id, "results": results, "saved_environment": saved,
                                  "started": _dt.datetime.now(_dt.timezone.utc).isoformat(),
                                  "targets": config.getoption("target") or ["reference"],
-                                 "waivers": waivers}
+                                 "waivers": waivers, "demanded": demanded, "profile": {}}
+    config.pluginmanager.register(ProfileCollector(config.stash[RESULTS_KEY]["profile"]))
 
 
 def pytest_unconfigure(config):
@@ -154,6 +167,29 @@ def load_waivers(path, skip_levels, catalogue) -> dict:
     return {"clauses": clauses, "levels": levels}
 
 
+def load_profile(text: str | None, catalogue) -> dict[str, str]:
+    """The readings --profile demands: decision -> reading."""
+    if not text:
+        return {}
+    opened = {decision.id: decision for decision in catalogue.decisions.values() if decision.open}
+    if text == "windows":
+        return {decision.id: decision.windows for decision in opened.values() if decision.windows}
+    if text == "reference":
+        return {decision.id: decision.readings[0] for decision in opened.values()}
+    demanded = {}
+    for part in filter(None, (item.strip() for item in text.split(","))):
+        decision, sep, reading = part.partition("=")
+        if not sep:
+            raise SelectionError(f"--profile {part!r}: write windows, reference or D-NN=reading,...")
+        if decision not in opened:
+            raise SelectionError(f"--profile: {decision} is not an open decision (spec/decisions.md)")
+        if reading not in opened[decision].readings:
+            raise SelectionError(f"--profile: {decision} has no reading {reading!r}; its readings: "
+                                 f"{', '.join(opened[decision].readings)}")
+        demanded[decision] = reading
+    return demanded
+
+
 def _level(level: str, where: str) -> str:
     if level not in LEVELS:
         raise SelectionError(f"{where}: unknown level {level!r}; use {', '.join(LEVELS)}")
@@ -165,6 +201,10 @@ def pytest_bdd_apply_tag(tag, function):
     if tag.startswith("clause:"):
         clause = tag[len("clause:"):]
         pytest.mark.clause(clause, id=clause)(function)
+        return True
+    if tag.startswith("decision:"):
+        decision = tag[len("decision:"):]
+        pytest.mark.decision(decision, id=decision)(function)
         return True
     if tag == "bug":
         # A scenario that shows a known defect of the reference; it must fail until fixed.
@@ -195,6 +235,11 @@ def pytest_collection_modifyitems(session, config, items):
         selected.append(item)
         for clause in clauses:
             item.user_properties.append(("clause", clause))
+        for mark in item.iter_markers("decision"):
+            if mark.args[0] not in catalogue.decisions:
+                raise pytest.UsageError(f"{item.nodeid}: @decision:{mark.args[0]} names no decision of "
+                                        "spec/decisions.md")
+            item.user_properties.append(("decision", mark.args[0]))
         target = getattr(item, "callspec", None) and item.callspec.params.get("target_url")
         if target:
             item.user_properties.append(("target", target))
@@ -241,6 +286,41 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
                                 f"({len(catalogue.clauses)} clauses, {len(catalogue.decisions)} decisions)")
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A scenario that showed a reading --profile does not allow fails, naming both readings."""
+    outcome = yield
+    report = outcome.get_result()
+    state = item.config.stash.get(RESULTS_KEY, None)
+    if state is None or report.when != "call" or not report.passed:
+        return
+    for name, value in item.user_properties:
+        decision, _, reading = value.partition("=") if name == "reading" else ("", "", "")
+        demanded = state["demanded"].get(decision)
+        if demanded and reading != demanded:
+            report.outcome = "failed"
+            report.longrepr = (f"{decision}: the target took the reading {reading!r}; the profile demands "
+                               f"{demanded!r}")
+            return
+
+
+class ProfileCollector:
+    """Gathers each target's readings (its profile) from the scenarios that recorded one."""
+
+    def __init__(self, profile: dict) -> None:
+        self.profile = profile   # target -> decision -> set of readings
+
+    def pytest_runtest_logreport(self, report) -> None:
+        if report.when != "teardown":
+            return
+        properties = dict(report.user_properties)   # one target per scenario
+        for name, value in report.user_properties:
+            if name == "reading":
+                decision, _, reading = value.partition("=")
+                target = self.profile.setdefault(properties.get("target", "reference"), {})
+                target.setdefault(decision, set()).add(reading)
+
+
 def pytest_sessionfinish(session, exitstatus):
     state = session.config.stash.get(RESULTS_KEY, None)
     if state is None:
@@ -256,5 +336,8 @@ def pytest_sessionfinish(session, exitstatus):
         "started": state["started"], "finished": _dt.datetime.now(_dt.timezone.utc).isoformat(),
         "exit_status": int(exitstatus), "waived_clauses": state["waivers"]["clauses"],
         "skipped_levels": sorted(state["waivers"]["levels"]),
+        "demanded_profile": state["demanded"],
+        "profile": {target: {decision: sorted(readings) for decision, readings in sorted(profile.items())}
+                    for target, profile in state["profile"].items()},
     }
     (state["results"] / "run.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")

@@ -41,6 +41,7 @@ from .open_queue import OpenQueueEvents
 from .packet import packet_size
 from .persistence import Persistence, Snapshot
 from .position_list import MessagePosition
+from .readings import Readings
 from .reads import ReadEvents
 from .timers import TimerQueue
 from .transactions import TransactionEvents
@@ -65,8 +66,9 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
     def __init__(self, clock: Clock, *, computer_name: str = "mqspec", seed: int = 0,
                  queue_manager_quota: int = DEFAULT_QUEUE_MANAGER_QUOTA,
                  send_insecure_nacks: bool = False, addresses: tuple[str, ...] = ("127.0.0.1",),
-                 snapshot: Snapshot | None = None) -> None:
+                 snapshot: Snapshot | None = None, readings: Readings | None = None) -> None:
         self.clock = clock
+        self.readings = readings or Readings()  # the reading of each open decision (spec/decisions.md)
         self.random = random.Random(seed)
         self.timers = TimerQueue()
         self.persistence = Persistence()

@@ -70,8 +70,10 @@ class ReadEvents:
         status, position = cursor.handle_event(CursorEvent.GET_NEXT_MESSAGE_FOR_DEQUEUE, timeout == 0)
         if status is SUCCEEDED:
             return self._take(request, queue, position, transaction, two_phase_read)
+        if status is CursorStatus.NotFound and timeout == 0 and self.readings["D-03"] == "msdn":
+            return request.finish(HRESULT.MQ_ERROR_IO_TIMEOUT)  # D-03 msdn: a zero time-out elapsed
         if status is not WAITING:
-            return request.finish(_CURSOR_STATUS[status])
+            return request.finish(_CURSOR_STATUS[status])  # D-03 dmpr: iNoWait gives NotFound (3.2.7.4)
         # MS-MQDMPR:3.1.7.1.10:04 wait; the cursor follows the new message
         return self._wait(request, queue_desc, timeout, True, tag, cursor,
                           lambda found: self._take(request, queue, found, transaction, two_phase_read))

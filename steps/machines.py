@@ -205,6 +205,9 @@ class MachineBase(RuleBasedStateMachine):
             checks = []
         elif expected.label and label_line:
             checks = [("Then", f'the message returned is "{expected.label}"')]
+        elif expected.options:
+            choices = " or ".join(f"{option.hresult} ({reading})" for reading, option in expected.options)
+            checks = [("Then", f"by {expected.decision} the call returns {choices}")]
         else:
             checks = [("Then", f"the call returns {expected.hresult}")]
             if expected.label:
@@ -214,7 +217,13 @@ class MachineBase(RuleBasedStateMachine):
         if label is not None:
             self.learn(label, out.p_sequence_id, priority)
         self.last_clause = clause or self.clauses.get(action)
-        if actual != expected:
+        if expected.options:
+            # an open decision: any reading's outcome, and from now on that reading only
+            reading = next((name for name, option in expected.options if option == actual), None)
+            if reading is not None:
+                self.model.readings[expected.decision] = reading
+                expected = actual
+        if actual != expected.plain():
             raise AssertionError(self.failure(
                 f"{action} {arguments}: the target answered {self.show(actual)}, the model expects "
                 f"{self.show(expected)}", self.last_clause))

@@ -20,9 +20,13 @@ model needs no table of numbers and reads like the specification.
 * A cursor is (position, state).  The position is START (before the first
   message, D-01), or the key of a message.  The state is Unread or Read; the Wait
   states never last, because every call uses a zero time-out: a read that would
-  wait fails at once (D-03: MQ_ERROR_IO_TIMEOUT; a cursor receive with nothing
-  to take: MQ_ERROR_MESSAGE_NOT_FOUND) and Wait Time Expired leaves the cursor
-  Unread at its place (3.2.7.6).
+  wait fails at once (MQ_ERROR_IO_TIMEOUT; a cursor receive with nothing to take:
+  by D-03 MQ_ERROR_MESSAGE_NOT_FOUND or MQ_ERROR_IO_TIMEOUT) and Wait Time Expired
+  leaves the cursor Unread at its place (3.2.7.6).
+* Where an open decision of spec/decisions.md lets a server choose, the model
+  predicts every reading's outcome (`Outcome.options`) until the target has shown
+  one, and from then on holds the target to it (`readings`): a server may take any
+  reading, but only one.
 * Receives are two-phase (MS-MQRR 3.1.4.7, D-51): a start locks the message and
   files a pending entry under the request's name; R_EndReceive ACK removes it,
   NACK makes it Available again (3.1.7.1.12).  A failed start files nothing (D-52).
@@ -65,9 +69,17 @@ LOOKUP_ACTIONS = {  # MS-MQRR 3.1.4.7 ulAction -> (peek?, seek direction)
 
 @dataclass(frozen=True)
 class Outcome:
-    """What an operation returns: a status name and, on success, the message's label."""
+    """What an operation returns: a status name and, on success, the message's label.
+
+    While the target has not shown its reading of `decision`, `options` holds the outcome of
+    each reading (the first is this outcome)."""
     hresult: str
     label: str | None = None
+    decision: str | None = None
+    options: tuple[tuple[str, "Outcome"], ...] = ()
+
+    def plain(self) -> "Outcome":
+        return Outcome(self.hresult, self.label)
 
 
 @dataclass
@@ -99,6 +111,14 @@ class QueueModel:
     transactions: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # tx -> [(op, label)]
     arrivals: int = 0
     anonymous: int = 0
+    readings: dict[str, str] = field(default_factory=dict)   # open decision -> the reading the target showed
+
+    def by(self, decision: str, outcomes: dict[str, Outcome]) -> Outcome:
+        """The outcome of the target's reading of `decision`, or every reading's while it has shown none."""
+        if decision in self.readings:
+            return outcomes[self.readings[decision]]
+        first = next(iter(outcomes.values()))
+        return Outcome(first.hresult, first.label, decision, tuple(outcomes.items()))
 
     # -- what the queue holds --------------------------------------------------------------
     def in_list(self) -> list[Message]:
@@ -201,7 +221,8 @@ class QueueModel:
         if c.state == UNREAD:
             found = self._forward(c.position)
             if found is None:
-                return Outcome(NOT_FOUND), None  # 3.2.7.4 with iNoWait
+                # D-03: 3.2.7.4 with iNoWait (dmpr) or an elapsed zero time-out (msdn)
+                return self.by("D-03", {"dmpr": Outcome(NOT_FOUND), "msdn": Outcome(IO_TIMEOUT)}), None
             c.position = found.key
             return Outcome(OK, found.label), found
         found = self._at(c.position)

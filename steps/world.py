@@ -64,6 +64,8 @@ class World:
     _ids: itertools.count = field(default_factory=lambda: itertools.count(101))
 
     clients: dict[str, ObservedTarget] = field(default_factory=dict)  # name -> client; "first" is the fixture's
+    node: object = None            # the pytest item of the scenario, where readings are recorded
+    readings: dict[str, str] = field(default_factory=dict)  # decision -> the reading the target showed
 
     def __post_init__(self) -> None:
         self.target = ObservedTarget(self.target)
@@ -81,6 +83,14 @@ class World:
         if capability not in self.target.capabilities:
             pytest.skip(f"not run: needs {capability} ({CAPABILITIES[capability]}); "
                         f"{self.target.name} does not offer it")
+
+    def observe(self, decision: str, reading: str) -> None:
+        """The target showed `reading` of the open decision `decision` (spec/decisions.md): record it (the run's
+        profile; --profile may demand another)."""
+        seen = self.readings.setdefault(decision, reading)
+        assert seen == reading, f"{decision}: the target showed the reading {seen!r}, and now {reading!r}"
+        if self.node is not None:
+            self.node.user_properties.append(("reading", f"{decision}={reading}"))
 
     # -- names ------------------------------------------------------------------------------
     def pathname(self, alias: str) -> str:

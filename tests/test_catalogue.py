@@ -18,7 +18,9 @@ CITED = re.compile(r"(?:MS-MQRR|MS-MQDMPR|MS-MQMQ|MS-MQQB|MSDN-CURSOR):[0-9A-Z.]
 def test_the_catalogue_loads():
     catalogue = load_catalogue()
     assert len(catalogue.testable()) > 300
-    assert catalogue.decisions["D-60"].startswith("MQ_LOOKUP_RECEIVE_PREV")
+    assert catalogue.decisions["D-60"].title.startswith("MQ_LOOKUP_RECEIVE_PREV")
+    assert catalogue.decisions["D-60"].kind == "repair"
+    assert catalogue.decisions["D-03"].readings == ("dmpr", "msdn") and catalogue.decisions["D-03"].open
 
 
 def test_every_testable_clause_has_a_scenario_and_every_tag_is_known():
@@ -81,7 +83,7 @@ text = "Invalid input gives MQ_ERROR_INVALID_PARAMETER."
 """
 
 
-def _catalogue(tmp_path, text, decisions="### D-01 A decision\n"):
+def _catalogue(tmp_path, text, decisions="### D-01 A decision\n**Kind.** repair.\n"):
     (tmp_path / "clauses").mkdir(exist_ok=True)
     (tmp_path / "clauses" / "doc.toml").write_text(textwrap.dedent(text), encoding="utf-8")
     (tmp_path / "decisions.md").write_text(decisions, encoding="utf-8")
@@ -117,9 +119,52 @@ def test_duplicate_ids_and_decisions_are_refused(tmp_path):
     with pytest.raises(CatalogueError, match="defined twice"):
         _catalogue(tmp_path, GOOD + GOOD.split("[[clause]]")[1].join(["[[clause]]", ""]))
     with pytest.raises(CatalogueError, match="appears twice"):
-        _catalogue(tmp_path, GOOD, "### D-01 one\n### D-01 two\n")
+        _catalogue(tmp_path, GOOD, "### D-01 one\n**Kind.** repair.\n### D-01 two\n**Kind.** repair.\n")
+
+
+@pytest.mark.parametrize("entry, message", [
+    ("### D-01 a\n**Question.** no kind\n", "has no '**Kind.** repair."),
+    ("### D-01 a\n**Kind.** open: `one`.\n", "two or more distinct readings"),
+    ("### D-01 a\n**Kind.** open: `one`, `one`.\n", "two or more distinct readings"),
+    ("### D-01 a\n**Kind.** repair: `one`, `two`.\n", "a repair none"),
+    ("### D-01 a\n**Kind.** open: `a`, `b`.\n**Windows.** `c` (note).\n", "is not one of its readings"),
+])
+def test_every_decision_has_a_well_formed_kind(tmp_path, entry, message):
+    with pytest.raises(CatalogueError, match=re.escape(message)):
+        _catalogue(tmp_path, GOOD, entry)
 
 
 def test_the_id_pattern():
     assert CLAUSE_ID.fullmatch("MSDN-CURSOR:RETR:01")
     assert not CLAUSE_ID.fullmatch("MS-MQRR:3.1.4.7:1")
+
+
+def test_scenarios_name_only_the_readings_their_decisions_have():
+    """A scenario that says `by D-NN ... (reading)` carries @decision:D-NN, and every reading it names is one of
+    that decision's in spec/decisions.md."""
+    from gherkin.parser import Parser
+    decisions = load_catalogue().decisions
+    problems = []
+    for path in sorted((ROOT / "features").rglob("*.feature")):
+        document = Parser().parse(path.read_text(encoding="utf-8"))
+        feature_tags = {tag["name"] for tag in document["feature"].get("tags", [])}
+        for child in document["feature"]["children"]:
+            scenario = child.get("scenario")
+            if not scenario:
+                continue
+            tags = feature_tags | {tag["name"] for tag in scenario.get("tags", [])}
+            texts = [step["text"] for step in scenario["steps"]]
+            for examples in scenario.get("examples", []):
+                texts += [cell["value"] for row in examples.get("tableBody", []) for cell in row["cells"]]
+            for text in texts:
+                for decision, readings in re.findall(r"by (D-\d\d) the call returns (.+)", text):
+                    where = f"{path.relative_to(ROOT)}: {scenario['name']!r}"
+                    if f"@decision:{decision}" not in tags:
+                        problems.append(f"{where} says 'by {decision}' without @decision:{decision}")
+                    for reading in re.findall(r"\(([a-z0-9+-]+)\)", readings):
+                        if decision not in decisions or reading not in decisions[decision].readings:
+                            problems.append(f"{where}: {decision} has no reading {reading!r}")
+            for tag in tags:
+                if tag.startswith("@decision:") and tag[len("@decision:"):] not in decisions:
+                    problems.append(f"{path.relative_to(ROOT)}: {tag} names no decision")
+    assert not problems, "\n".join(problems)
