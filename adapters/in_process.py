@@ -113,9 +113,9 @@ class InProcessTarget(Target):
                               "null_references"})
 
     def __init__(self, *, store_path: str | None = None, computer_name: str = "mqspec", seed: int = 0,
-                 queue_manager_quota: int = 0x00100000, send_insecure_nacks: bool = False,
+                 queue_manager_quota: int | None = None, send_insecure_nacks: bool = False,
                  pending_request_cleanup_ms: int = DEFAULT_CLEANUP_MS, port: int = DEFAULT_PORT,
-                 synchronous: str = "FULL", readings: str = "", _core: _Core | None = None) -> None:
+                 synchronous: str = "NORMAL", readings: str = "", _core: _Core | None = None) -> None:
         self.send_insecure_nacks = send_insecure_nacks
         self._owns_core = _core is None
         self._core = _core or _Core(store_path, synchronous,
