@@ -13,5 +13,10 @@ pytest_plugins = [
     "steps.cursor_steps",
     "steps.client_steps",
     "steps.rpc_steps",
+    "steps.configuration_steps",
+    "steps.security_steps",
     "steps.decision_steps",
+    "steps.wait_readings_steps",
+    "steps.arrival_readings_steps",
+    "steps.remote_read_readings_steps",
 ]

@@ -28,6 +28,7 @@ target URLs:
       port=N                        the port R_GetServerPort answers (default 2103)
       readings=D-NN:NAME,...        a variant taking another reading of open decisions
                                     (spec/decisions.md; the suite must pass with every one)
+      variant=NAME                  a wrong queue manager the suite must reject (strength/variants.py)
   mqrr://HOST[:PORT][?option=value&...]   a server speaking MS-MQRR over ncacn_ip_tcp (default port 2103)
       user=NAME domain=NAME         NTLM credentials (or MQSPEC_USER, MQSPEC_DOMAIN)
       password=TEXT | hash=[LM:]NT  (or MQSPEC_PASSWORD, MQSPEC_HASH)
@@ -76,7 +77,7 @@ _REFERENCE_OPTIONS = {
     "queue_manager_quota": ("queue_manager_quota", _count(0)), "send_insecure_nacks": ("send_insecure_nacks", _flag),
     "pending_request_cleanup_ms": ("pending_request_cleanup_ms", _count(1, 0xFFFFFFFF)),
     "port": ("port", _count(1, 65535)), "synchronous": ("synchronous", _choice("FULL", "NORMAL", "OFF")),
-    "readings": ("readings", str),
+    "readings": ("readings", str), "variant": ("variant", str),
 }
 _MQRR_OPTIONS = {
     "user": ("user", str), "domain": ("domain", str), "password": ("password", str), "hash": ("hash", str),
@@ -108,8 +109,8 @@ def connect(url: str) -> Target:
         options = _options(url, parts.query, _REFERENCE_OPTIONS)
         try:
             return InProcessTarget(**options)
-        except ValueError as error:   # a readings= value that names no reading
-            raise TargetError(f"option 'readings' in {url!r}: {error}") from None
+        except ValueError as error:   # a readings= or variant= value that names nothing
+            raise TargetError(f"{url!r}: {error}") from None
     if scheme == "mqrr":
         return _connect_mqrr(url, parts)
     raise TargetError(f"unknown target {url!r}: expected 'reference[?option=value&...]' or "

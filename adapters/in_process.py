@@ -26,15 +26,9 @@ from protocol.constants import INFINITE
 from protocol.hresult import HRESULT
 from protocol.idl import DEFAULT_PORT
 from protocol.queue_format import QueueFormat
-from reference.clock import VirtualClock
-from reference.enumerations import DeliveryGuarantee
-from reference.format_name import FormatNameError, parse_format_name
-from reference.message import Message
-from reference.packet import build_packet, packet_sections
-from reference.queue_manager import QueueManager
-from reference.readings import Readings
-from reference.remote_read import DEFAULT_CLEANUP_MS, RemoteReadServer
-from reference.sqlite_store import SqliteStore
+from reference import (clock as _clock, enumerations as _enumerations, format_name as _format_name,
+                       message as _message_module, packet as _packet, queue_manager as _queue_manager,
+                       readings as _readings, remote_read as _remote_read, sqlite_store as _sqlite_store)
 
 from .target import (
     CLIENT_ID,
@@ -52,21 +46,45 @@ from .target import (
 )
 
 _WHOLE = 0xFFFFFFFF  # a size limit no packet reaches: list_messages returns whole packets
+DEFAULT_CLEANUP_MS = _remote_read.DEFAULT_CLEANUP_MS
+
+
+class Implementation:
+    """The modules of the queue manager being hosted: the reference's, or a variant's (strength/)."""
+
+    def __init__(self, clock, enumerations, format_name, message, packet, queue_manager, readings, remote_read,
+                 sqlite_store) -> None:
+        self.clock, self.enumerations, self.format_name, self.message = clock, enumerations, format_name, message
+        self.packet, self.queue_manager, self.readings = packet, queue_manager, readings
+        self.remote_read, self.sqlite_store = remote_read, sqlite_store
+
+    @classmethod
+    def of(cls, package) -> "Implementation":
+        """The same modules of another package loaded from the reference's sources (strength.loader)."""
+        import importlib
+        return cls(*(importlib.import_module(f"{package.__name__}.{name}") for name in (
+            "clock", "enumerations", "format_name", "message", "packet", "queue_manager", "readings", "remote_read",
+            "sqlite_store")))
+
+
+REFERENCE = Implementation(_clock, _enumerations, _format_name, _message_module, _packet, _queue_manager,
+                           _readings, _remote_read, _sqlite_store)
 
 
 class _Core:
     """What every client of one in-process queue manager shares."""
 
-    def __init__(self, store_path, synchronous, options, server_options) -> None:
-        self.options, self.server_options = options, server_options
-        self.clock = VirtualClock(time.time_ns() // 1_000_000)  # starts at the real time, moves by elapse
+    def __init__(self, impl: Implementation, store_path, synchronous, options, server_options) -> None:
+        self.impl, self.options, self.server_options = impl, options, server_options
+        self.first_server_options = dict(server_options)  # what a reset returns to after configure()
+        self.clock = impl.clock.VirtualClock(time.time_ns() // 1_000_000)  # starts at the real time; elapse moves it
         self.lock = threading.Condition()
-        self.store = SqliteStore(store_path, synchronous=synchronous)
+        self.store = impl.sqlite_store.SqliteStore(store_path, synchronous=synchronous)
         self.start()
 
     def start(self) -> None:
-        self.qm = QueueManager(self.clock, snapshot=self.store.load(), **self.options)
-        self.server = RemoteReadServer(self.qm, **self.server_options)
+        self.qm = self.impl.queue_manager.QueueManager(self.clock, snapshot=self.store.load(), **self.options)
+        self.server = self.impl.remote_read.RemoteReadServer(self.qm, **self.server_options)
         self.flush()
 
     def flush(self) -> None:
@@ -82,7 +100,8 @@ class _Core:
             self.flush()
             if clear:
                 self.store.clear()
-                self.clock = VirtualClock(time.time_ns() // 1_000_000)  # a fresh queue manager starts at the real time
+                self.server_options = dict(self.first_server_options)  # a reset forgets configure()
+                self.clock = self.impl.clock.VirtualClock(time.time_ns() // 1_000_000)  # a fresh start: the real time
             self.start()
             self.lock.notify_all()
 
@@ -110,35 +129,51 @@ class _Core:
 class InProcessTarget(Target):
     name = "reference"
     capabilities = frozenset({"virtual_time", "restart", "list_messages", "drop_connection", "reset",
-                              "null_references"})
+                              "null_references", "queue_manager_quota", "configure"})
 
     def __init__(self, *, store_path: str | None = None, computer_name: str = "mqspec", seed: int = 0,
                  queue_manager_quota: int | None = None, send_insecure_nacks: bool = False,
                  pending_request_cleanup_ms: int = DEFAULT_CLEANUP_MS, port: int = DEFAULT_PORT,
-                 synchronous: str = "NORMAL", readings: str = "", _core: _Core | None = None) -> None:
+                 synchronous: str = "NORMAL", readings: str = "", variant: str = "",
+                 _core: _Core | None = None) -> None:
         self.send_insecure_nacks = send_insecure_nacks
         self._owns_core = _core is None
-        self._core = _core or _Core(store_path, synchronous,
-                                    dict(computer_name=computer_name, seed=seed,
-                                         queue_manager_quota=queue_manager_quota,
-                                         send_insecure_nacks=send_insecure_nacks,
-                                         readings=Readings.parse(readings)),
-                                    dict(port=port, pending_request_cleanup_ms=pending_request_cleanup_ms))
+        if _core is None:
+            impl = REFERENCE
+            if variant:
+                from strength.variants import load_variant   # a wrong queue manager the suite must reject
+                impl = Implementation.of(load_variant(variant))
+            _core = _Core(impl, store_path, synchronous,
+                          dict(computer_name=computer_name, seed=seed, queue_manager_quota=queue_manager_quota,
+                               send_insecure_nacks=send_insecure_nacks,
+                               readings=impl.readings.Readings.parse(readings)),
+                          dict(port=port, pending_request_cleanup_ms=pending_request_cleanup_ms))
+        self._core = _core
         self._handles: set[bytes] = set()   # context handles this client opened and has not closed
         self._closed = False
-        variant = str(self._core.options["readings"])
-        self.name = f"reference ({variant})" if variant else "reference"
+        labels = [text for text in (str(_core.options["readings"]), variant) if text]
+        self.name = f"reference ({', '.join(labels)})" if labels else "reference"
 
     @property
-    def qm(self) -> QueueManager:
+    def qm(self) -> _queue_manager.QueueManager:
         return self._core.qm
 
     @property
-    def server(self) -> RemoteReadServer:
+    def server(self) -> _remote_read.RemoteReadServer:
         return self._core.server
 
     def _call(self, method, *args):
         return self._core.call(method, *args)
+
+    _ILLEGAL = object()   # _resolve: the text is not a format name
+
+    def _resolve(self, format_name: str):
+        """The queue a format name designates, None for none, _ILLEGAL for text that is no format name."""
+        names = self._core.impl.format_name
+        try:
+            return self.qm.resolve_format_name(names.parse_format_name(format_name))
+        except names.FormatNameError:
+            return self._ILLEGAL
 
     def _receive(self, method, *args) -> StartReceiveOut:
         return self._core.receive(method, *args)
@@ -246,9 +281,8 @@ class InProcessTarget(Target):
 
     def delete_queue(self, format_name: str) -> int:
         def delete():
-            try:
-                queue = self.qm.resolve_format_name(parse_format_name(format_name))
-            except FormatNameError:
+            queue = self._resolve(format_name)
+            if queue is self._ILLEGAL:
                 return HRESULT.MQ_ERROR_ILLEGAL_FORMATNAME
             if queue is None or queue.is_journal or queue.queue_type.name == "System":
                 return HRESULT.MQ_ERROR_QUEUE_NOT_FOUND
@@ -263,9 +297,9 @@ class InProcessTarget(Target):
                 if tx is None:
                     return SendOut(HRESULT.MQ_ERROR_TRANSACTION_SEQUENCE)
             try:
-                message = _message(properties)
-            except KeyError:
-                return SendOut(HRESULT.MQ_ERROR_ILLEGAL_PROPERTY_VALUE)  # an unknown extra property
+                message = _message(properties, self._core.impl)
+            except (KeyError, ValueError):  # an unknown extra property, or a privacy level MS-MQMQ 2.2.19.3 lacks
+                return SendOut(HRESULT.MQ_ERROR_ILLEGAL_PROPERTY_VALUE)
             status, result = self.qm.send_message(format_name, message, tx)
             return SendOut(status, result, message.identifier)
         return self._call(send)
@@ -305,19 +339,41 @@ class InProcessTarget(Target):
         self._core.restart(clear=True)
         self._handles.clear()
 
+    CONFIGURABLE = {"pending_request_cleanup_ms": (1, 0xFFFFFFFF)}  # setting -> allowed range (configure)
+
+    def configure(self, **settings: int) -> None:
+        for name, value in settings.items():
+            if name not in self.CONFIGURABLE:
+                raise ValueError(f"cannot configure {name!r}; known: {', '.join(self.CONFIGURABLE)}")
+            low, high = self.CONFIGURABLE[name]
+            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+                raise ValueError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
+
+        def apply():
+            # MS-MQRR:3.1.2.2:02 the clean-up period of entries added from now on; a restart keeps it
+            self._core.server_options.update(settings)
+            for name, value in settings.items():
+                setattr(self.server, name, value)
+        self._call(apply)
+
+    def set_queue_manager_quota(self, quota: int) -> None:
+        def set_quota():
+            self._core.options["queue_manager_quota"] = quota  # a restart keeps it, as a configured value would
+            self.qm.queue_manager_quota = quota
+        self._call(set_quota)
+
     def list_messages(self, format_name: str) -> ListMessagesOut:
         def listing():
-            try:
-                queue = self.qm.resolve_format_name(parse_format_name(format_name))
-            except FormatNameError:
+            queue = self._resolve(format_name)
+            if queue is self._ILLEGAL:
                 return ListMessagesOut(HRESULT.MQ_ERROR_ILLEGAL_FORMATNAME)
             if queue is None:
                 return ListMessagesOut(HRESULT.MQ_ERROR_QUEUE_NOT_FOUND)
-            context = self.server.packet_context
+            context, packet = self.server.packet_context, self._core.impl.packet
             return ListMessagesOut(HRESULT.MQ_OK, tuple(
                 ListedMessage(position.state.name, position.message_reference.lookup_identifier,
-                              packet_sections(build_packet(position.message_reference, context),
-                                              _WHOLE, _WHOLE)[0].p_section_buffer)
+                              packet.packet_sections(packet.build_packet(position.message_reference, context),
+                                                     _WHOLE, _WHOLE)[0].p_section_buffer)
                 for position in queue.message_position_list.positions()))
         return self._call(listing)
 
@@ -334,16 +390,20 @@ class InProcessTarget(Target):
                 self._core.store.close()
 
 
-def _message(p: MessageProperties) -> Message:
-    message = Message(
-        p.body, label=p.label, priority=p.priority, message_class=p.message_class,
-        delivery_guarantee=DeliveryGuarantee.Recoverable if p.delivery == "recoverable" else DeliveryGuarantee.Express,
+def _message(p: MessageProperties, impl: Implementation):
+    guarantee = impl.enumerations.DeliveryGuarantee
+    # MS-MQDMPR:3.1.1.12:07/:08 a property the sender leaves unset keeps the Message's default
+    chosen = {name: value for name, value in (("priority", p.priority), ("time_to_reach_queue", p.time_to_reach_queue),
+                                              ("time_to_be_received", p.time_to_be_received)) if value is not None}
+    message = impl.message.Message(
+        p.body, label=p.label, message_class=p.message_class,
+        delivery_guarantee=guarantee.Recoverable if p.delivery == "recoverable" else guarantee.Express,
         acknowledgements_requested=p.acknowledgements, administration_queue_format_name=p.admin_queue,
-        response_queue_format_name=p.response_queue, time_to_reach_queue=p.time_to_reach_queue,
-        time_to_be_received=p.time_to_be_received, sent_time=p.sent_time,
+        response_queue_format_name=p.response_queue, sent_time=p.sent_time,
         positive_journaling_requested=p.positive_journaling, negative_journaling_requested=p.negative_journaling,
         allow_peek_when_locked=p.allow_peek_when_locked, correlation_identifier=p.correlation_id,
-        application_tag=p.application_tag, body_type=p.body_type, extension=p.extension)
+        application_tag=p.application_tag, body_type=p.body_type, extension=p.extension,
+        privacy_level=impl.enumerations.PrivacyLevel(p.privacy_level), **chosen)
     if p.srmp_envelope is not None:
         message.set("soap_envelope", p.srmp_envelope)
         message.set("soap_compound_message", p.srmp_compound_message or b"")

@@ -37,6 +37,11 @@ CAPABILITIES = {
     "rpc": "calls travel over DCE/RPC, so the RPC runtime's own faults can be seen",
     "reset": "reset() returns the queue manager to its first start: system queues only, empty, no transactions",
     "null_references": "a method can be given NULL where the IDL has a [ref] pointer (no RPC stub can send one)",
+    "queue_manager_quota": "set_queue_manager_quota() sets QueueManager.QueueManagerQuota (MS-MQDMPR 3.1.1.1, bytes)",
+    "configure": "configure(pending_request_cleanup_ms=N) changes the queue manager's configuration until the next "
+                 "reset (MS-MQRR 3.1.2.2: the clean-up period is the system's configuration)",
+    "port_conflict": "restart_holding_ports(n) restarts the queue manager while another program holds the first n "
+                     "ports of its sequence (MS-MQRR 3.1.4.1), and this client follows it to the port it then serves",
 }
 
 
@@ -132,14 +137,15 @@ class MessageProperties:
     """What a sender sets (MS-MQDMPR 3.1.1.12), for `Target.send`."""
     body: bytes = b""
     label: str = ""
-    priority: int = 3
+    priority: int | None = None             # None: the sender leaves it unset and the target's default applies
     delivery: str = "express"               # or "recoverable"
     message_class: int = 0
     acknowledgements: int = 0               # PA/PR/NA/NR bits (MS-MQMQ 2.2.19.3)
     admin_queue: str = ""
     response_queue: str = ""
-    time_to_reach_queue: int = 0x54600
-    time_to_be_received: int = INFINITE
+    time_to_reach_queue: int | None = None  # None: unset (MS-MQDMPR:3.1.1.12:07 the default then applies)
+    time_to_be_received: int | None = None  # None: unset (MS-MQDMPR:3.1.1.12:08 the default then applies)
+    privacy_level: int = 0                  # MessagePropertiesHeader.PrivacyLevel asked for (MS-MQMQ 2.2.19.3)
     sent_time: int = 0                      # 0: the target stamps the current time
     positive_journaling: bool = False
     negative_journaling: bool = False
@@ -283,6 +289,21 @@ class Target(ABC):
     def reset(self) -> None:
         """Start the queue manager afresh, its store emptied: each scenario begins from the same state (reset)."""
         raise TargetCapabilityError(self.name, "reset")
+
+    def configure(self, **settings: int) -> None:
+        """Change the queue manager's configuration until the next reset; today one setting,
+        pending_request_cleanup_ms (MS-MQRR 3.1.2.2).  An unknown setting is a ValueError (configure)."""
+        raise TargetCapabilityError(self.name, "configure")
+
+    def restart_holding_ports(self, count: int) -> None:
+        """Restart the queue manager while another program holds the first `count` ports of its sequence
+        (the port it serves now, then every 11th); this client then talks to the port it serves after the
+        restart, and so do clients it makes later (port_conflict)."""
+        raise TargetCapabilityError(self.name, "port_conflict")
+
+    def set_queue_manager_quota(self, quota: int) -> None:
+        """QueueManager.QueueManagerQuota becomes `quota` bytes until the next reset (queue_manager_quota)."""
+        raise TargetCapabilityError(self.name, "queue_manager_quota")
 
     def drop(self) -> None:
         """This client's connection is lost without a word: the server runs its context

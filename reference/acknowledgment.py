@@ -24,6 +24,7 @@ from protocol.constants import INFINITE, AcknowledgementsRequested as Acks, Mess
 from protocol.hresult import HRESULT
 
 from .enumerations import PrivacyLevel, QueueAccessType, QueueShareMode
+from .format_name import FormatNameError, parse_path_name
 from .message import Message
 
 # MS-MQQB:3.1.7.15:02 classes that reveal security decisions, sent only if SendInsecureNacks
@@ -53,28 +54,50 @@ class AcknowledgmentEvents:
             # MS-MQQB:3.1.7.2.1:01 PR asks for the positive receive ack, NR for negative ones
             if (positive and requested & Acks.ACK_POS_RECEIVE) or (not positive and requested & Acks.ACK_NEG_RECEIVE):
                 self.send_administration_acknowledgment(reason, message)
+        if queue.is_journal or queue.queue_type.name == "System":
+            return  # a record copy leaving a journal or dead-letter queue is not journaled again (D-28)
+        # D-26 on-removal: the source journals when the message leaves; on-delivery: a non-transactional
+        # message was journaled when it entered its queue (MS-MQQB 3.1.5.5.4); transactional: 3.1.5.7
+        source_journals = message.is_transactional or self.readings["D-26"] == "on-removal"
         if positive:
             if queue.journaling and queue.journal_queue_reference is not None:
                 self.journal_copy(queue.journal_queue_reference, message, None)  # D-26 target journal
-            if message.positive_journaling_requested:
+            if message.positive_journaling_requested and source_journals:
                 self.journal_copy(self.system_journal_queue, message, None)  # MS-MQDMPR:3.1.1.12:10
-        elif message.negative_journaling_requested:
+        elif message.negative_journaling_requested and source_journals:
             self.dead_letter(message, reason)  # MS-MQDMPR:3.1.1.12:11
 
     def dead_letter(self, message, reason: int) -> None:
-        # MS-MQDMPR:3.1.1.12:11 transactional messages go to the transactional dead-letter queue
-        target = (self.system_transactional_deadletter_queue if message.is_transactional
-                  else self.system_deadletter_queue)
+        # MS-MQDMPR:3.1.1.12:12 / MS-MQQB 3.1.5.7 the message's own dead-letter queue when it names one here
+        target = self.application_deadletter_queue(message)
+        if target is None:
+            # MS-MQDMPR:3.1.1.12:11 transactional messages go to the transactional dead-letter queue
+            target = (self.system_transactional_deadletter_queue if message.is_transactional
+                      else self.system_deadletter_queue)
         self.journal_copy(target, message, reason)
+
+    def application_deadletter_queue(self, message):
+        """The queue of Message.ApplicationDeadletterQueue (the DeadLetterHeader's path name), if it is a
+        valid path name of a queue of this queue manager; None otherwise (MS-MQDMPR 3.1.1.12)."""
+        path = message.get("deadletter_path_name")
+        if not path:
+            return None
+        try:
+            key = self.local_key(parse_path_name(path))
+        except FormatNameError:
+            return None
+        return self.queue_collection.get(key) if key is not None else None
 
     def journal_copy(self, target, message, reason: int | None) -> None:
         """A record copy in a journal or dead-letter queue; dropped if it does not fit."""
         copy = message.copy()
         if reason is not None:
             copy.message_class = reason  # re-classed with the reason it failed
-        copy.acknowledgements_requested = Acks.NONE  # D-28
-        copy.positive_journaling_requested = False
-        copy.negative_journaling_requested = False
+        if self.readings["D-28"] == "inert":
+            copy.acknowledgements_requested = Acks.NONE  # D-28 inert: a copy asks for nothing
+            copy.positive_journaling_requested = False
+            copy.negative_journaling_requested = False
+        # D-28 (both readings) a record copy does not expire: its original's time limits have passed or will
         copy.time_to_be_received = INFINITE
         copy.time_to_reach_queue = INFINITE  # D-28 a record copy has arrived; it cannot time out in transit
         self.enqueue_message(target, copy)  # a full journal or DLQ drops the copy (MS-MQDMPR:3.1.1.12:10)

@@ -109,6 +109,7 @@ class ReadRequest:
     done = False
     on_complete: Callable[["ReadRequest"], None] | None = None
     waiter = None
+    request_id = None  # the MS-MQRR dwRequestId it serves, tagged or not (D-18)
 
     def finish(self, status: int, position=None) -> "ReadRequest":
         self.status = status

@@ -27,7 +27,7 @@ from .message import LABEL_MAX_CHARS, Message
 CUSTOM_CLASS_MASK = 0xE1FF  # MS-MQMQ 2.2.18.1.6 application classes use only these bits
 
 
-def property_error(message: Message) -> int:
+def property_error(message: Message, readings) -> int:
     """MQ_OK, or the status that refuses a message with a property out of range."""
     if not 0 <= message.priority <= 7:
         return HRESULT.MQ_ERROR_ILLEGAL_PROPERTY_VALUE  # MS-MQDMPR:3.1.1.12:02
@@ -43,20 +43,24 @@ def property_error(message: Message) -> int:
                 parse_format_name(name)
             except FormatNameError:
                 return HRESULT.MQ_ERROR_ILLEGAL_FORMATNAME
-    if message.acknowledgements_requested and not message.administration_queue_format_name:
-        return HRESULT.MQ_ERROR_ILLEGAL_PROPERTY_VALUE  # MS-MQMQ:2.2.19.2:10 (D-59)
+    if (message.acknowledgements_requested and not message.administration_queue_format_name
+            and readings["D-59"] == "refuse"):
+        # D-59 refuse: MS-MQMQ:2.2.19.2:10; accept: MS-MQQB:3.1.7.15:01 sends nothing, and the packet
+        # builder writes no acknowledgment bits without an admin queue
+        return HRESULT.MQ_ERROR_ILLEGAL_PROPERTY_VALUE
     return HRESULT.MQ_OK
 
 
 class ArrivalEvents:
     def send_message(self, format_name: str, message: Message, transaction=None) -> tuple[int, int | None]:
         """Deliver `message` to a local queue; returns (HRESULT, Enqueue Message status)."""
-        status = property_error(message)
+        status = property_error(message, self.readings)
         if status != HRESULT.MQ_OK:
             return status, None
         status, descriptor = self.open_queue(format_name, QueueAccessType.SendAccess, QueueShareMode.DenyNone)
-        if status == HRESULT.MQ_ERROR_QUEUE_NOT_FOUND:
-            # D-68 MS-MQQB:3.1.5.8.2:03 an unknown destination queue is answered with NACK_BAD_DST_Q
+        if status == HRESULT.MQ_ERROR_QUEUE_NOT_FOUND and self.readings["D-68"] == "refuse+nack":
+            # D-68 refuse+nack: MS-MQQB:3.1.5.8.2:03 an unknown destination queue is answered with
+            # NACK_BAD_DST_Q (refuse-only: no packet arrived, so nothing requires it)
             message.identifier = self.new_message_identifier()
             message.sent_time = message.sent_time or self.now_seconds()
             message.destination_queue_format_name = format_name
@@ -83,9 +87,16 @@ class ArrivalEvents:
                 reason = (C.MQMSG_CLASS_NACK_NOT_TRANSACTIONAL_Q if message.is_transactional
                           else C.MQMSG_CLASS_NACK_NOT_TRANSACTIONAL_MSG)
                 self._arrival_nack(message, reason)
+                if self.readings["D-35"] == "accept-then-nack":
+                    return HRESULT.MQ_OK, None  # D-35 accept-then-nack: the sender learns it from the NACK
                 return HRESULT.MQ_ERROR_TRANSACTION_USAGE, None
         result = self.enqueue_message_to_an_open_queue(descriptor, message, transaction)
         requested = message.acknowledgements_requested
+        if (result == 0 and message.positive_journaling_requested and not message.is_transactional
+                and self.readings["D-26"] == "on-delivery"):
+            # D-26 on-delivery: a non-transactional message is journaled once it is in its queue
+            # (MS-MQDMPR 3.1.1.12, MS-MQQB 3.1.5.5.4)
+            self.journal_copy(self.system_journal_queue, message, None)
         if result == 0 and requested & Acks.ACK_POS_ARRIVAL:
             self.send_administration_acknowledgment(C.MQMSG_CLASS_ACK_REACH_QUEUE, message)
         elif result == 1:

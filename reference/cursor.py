@@ -13,14 +13,18 @@ A cursor is a bookmark in one queue's MessagePositionList: `message_position_ref
 
 The five cursor events of 3.2.7.2-3.2.7.6 are the only inputs.  TRANSITIONS maps
 (state, event) to the rule that runs; every rule returns a CursorStatus and the
-position it chose.  A pair missing from the table is illegal: the event is
-refused with IllegalCursorAction and nothing changes (decision D-12 for the Wait
-states, which the specification leaves open).
+position it chose.  A read event in a Wait state has no rule (the specification
+defines none): it returns Busy and nothing changes, and the caller reports it as
+decision D-12 says.  Message Available and Wait Time Expired in Unread or Read
+are ignored.
 
 "Seek" means Seek Available Message Position (3.1.7.3.2) forward from the
 cursor's reference; see position_list.py.  The cursor keeps a count on the
 position it rests on so that a removed message stays linked as a tombstone
-while a cursor needs its successor (D-06).
+while a cursor needs its successor (D-06).  End has no successor: a cursor a
+timed-out receive parked there finds nothing (D-11 parked-end) unless the queue
+manager gave Wait Time Expired the sequence number reached so far, in which case
+it finds the messages that arrived later (D-11 end-sees-arrivals).
 """
 
 from __future__ import annotations
@@ -53,20 +57,35 @@ class CursorStatus(IntEnum):
     NotFound = 2
     Waiting = 3
     IllegalCursorAction = 4
+    Busy = 5                  # a read event while a read waits through the cursor (D-12)
 
 
 Unread, WaitReceive, WaitPeek, Read = (CursorState.Unread, CursorState.WaitReceive,
                                        CursorState.WaitPeek, CursorState.Read)
-SUCCEEDED, ALREADY_RECEIVED, NOT_FOUND, WAITING, ILLEGAL = (
+SUCCEEDED, ALREADY_RECEIVED, NOT_FOUND, WAITING, ILLEGAL, BUSY = (
     CursorStatus.Succeeded, CursorStatus.AlreadyReceived, CursorStatus.NotFound, CursorStatus.Waiting,
-    CursorStatus.IllegalCursorAction)
+    CursorStatus.IllegalCursorAction, CursorStatus.Busy)
 AVAILABLE = MessagePositionState.Available
 DELETED = MessagePositionState.Deleted
+SEQUENCE_BITS = 0x00FFFFFFFFFFFFFF  # the SequentialID part of a LookupIdentifier (MS-MQDMPR 3.1.7.1.9)
+
+
+def _seek(cursor: "Cursor", peek: bool):
+    """Seek Available Message Position forward from the cursor (3.1.7.3.2)."""
+    position_list = cursor.position_list
+    parked_after = cursor.parked_after
+    if parked_after is None or cursor.message_position_reference is not position_list.end:
+        return position_list.seek_forward(cursor.message_position_reference, peek)
+    # D-11 end-sees-arrivals: from End, the first eligible message that arrived after the cursor was parked
+    found = position_list.seek_forward(position_list.start, peek)
+    while found is not position_list.end and found.message_reference.lookup_identifier & SEQUENCE_BITS <= parked_after:
+        found = position_list.seek_forward(found, peek)
+    return found
 
 
 def _seek_for_peek(cursor: "Cursor", _arg):
     # MS-MQDMPR:3.2.7.2:01 / 3.2.7.3:02 move to the next eligible message, or wait for one
-    found = cursor.position_list.seek_forward(cursor.message_position_reference, peek=True)
+    found = _seek(cursor, True)
     if found is cursor.position_list.end:
         cursor.cursor_state = WaitPeek
         return WAITING, None
@@ -90,7 +109,7 @@ def _illegal(cursor: "Cursor", _arg):
 
 def _seek_for_dequeue(cursor: "Cursor", no_wait: bool):
     # MS-MQDMPR:3.2.7.4:01 take the next Available message; the cursor stays Unread on it
-    found = cursor.position_list.seek_forward(cursor.message_position_reference, peek=False)
+    found = _seek(cursor, False)
     if found is cursor.position_list.end:
         if no_wait:
             return NOT_FOUND, None
@@ -124,15 +143,17 @@ def _arrived_after_receive(cursor: "Cursor", position: MessagePosition):
 
 
 def _peek_wait_expired(cursor: "Cursor", _arg):
-    # MS-MQDMPR:3.2.7.6:01 a timed-out peek leaves the cursor Unread where it was
+    # MS-MQDMPR:3.2.7.6:01 a timed-out peek leaves the cursor Unread where it was (D-72)
     cursor.cursor_state = Unread
     return SUCCEEDED, None
 
 
-def _receive_wait_expired(cursor: "Cursor", _arg):
-    # MS-MQDMPR:3.2.7.6:01 a timed-out receive parks the cursor at End
+def _receive_wait_expired(cursor: "Cursor", parked_after):
+    # MS-MQDMPR:3.2.7.6:01 a timed-out receive parks the cursor at End (D-11: `parked_after` is the
+    # sequence number reached so far when later arrivals are to be seen from there, else None)
     cursor.move_to(cursor.position_list.end)
     cursor.cursor_state = Unread
+    cursor.parked_after = parked_after
     return SUCCEEDED, None
 
 
@@ -153,7 +174,7 @@ TRANSITIONS = {
 
 class Cursor:
     __slots__ = ("handle", "open_queue_descriptor_reference", "message_position_reference",
-                 "cursor_state", "position_list", "closed")
+                 "cursor_state", "position_list", "closed", "parked_after")
 
     def __init__(self, handle: int, open_queue_descriptor, position_list: MessagePositionList) -> None:
         # MS-MQDMPR:3.2.7.1:01 Initialize: a new cursor rests on Start and is Unread
@@ -164,17 +185,20 @@ class Cursor:
         position_list.start.cursor_references += 1
         self.cursor_state = Unread
         self.closed = False
+        self.parked_after = None  # D-11: set while parked at End by a timed-out receive, if arrivals count
 
     def handle_event(self, event: CursorEvent, arg=None):
         rule = TRANSITIONS.get((self.cursor_state, event))
         if rule is None:
-            return ILLEGAL, None  # D-12
+            # D-12 no transition: a read while one waits (Busy); Message Available / Wait Time Expired ignored
+            return (BUSY if self.cursor_state in (WaitReceive, WaitPeek) else ILLEGAL), None
         return rule(self, arg)
 
     def move_to(self, position: MessagePosition) -> None:
         old = self.message_position_reference
         if old is position:
             return
+        self.parked_after = None
         old.cursor_references -= 1
         if old.state == DELETED and old.cursor_references == 0:
             self.position_list.drop_tombstone(old)

@@ -38,6 +38,7 @@ EXTRA_DEFAULTS = {
     "deadletter_path_name": None,
     "transaction_header_id": 0,    # TransactionHeader.Flags.ID, unique per transaction (MS-MQMQ 2.2.20.5)
     "acknowledgement_class": 0,    # SubqueueHeader.AcknowledgementClass (MS-MQRR 2.2.5.3)
+    "destination_multi_queue_format_name": "",  # MS-MQDMPR 3.1.7.1.27, set on copies only under D-67 mqf-header
 }
 
 

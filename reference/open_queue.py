@@ -31,6 +31,8 @@ class OpenQueueEvents:
         except FormatNameError:
             return HRESULT.MQ_ERROR_ILLEGAL_FORMATNAME, None
         if name.kind == "DL":
+            if self.readings["D-19"] == "other-failure":
+                return HRESULT.MQ_ERROR, None  # D-19 other-failure: 3.1.7.1.5 names no code for it
             return HRESULT.MQ_ERROR_UNSUPPORTED_FORMATNAME_OPERATION, None  # D-19 no directory to expand it
         if name.kind == "MULTIPLE":
             return self._open_multiple(name, required_access, shared_mode)
@@ -43,8 +45,9 @@ class OpenQueueEvents:
         queue = self.resolve_format_name(name)
         if queue is None:
             return HRESULT.MQ_ERROR_QUEUE_NOT_FOUND, None  # MS-MQDMPR:3.1.7.1.5:02, D-19
-        if required_access == A.SendAccess and (queue.is_journal or queue.queue_type.name == "System"):
-            return HRESULT.MQ_ERROR_UNSUPPORTED_FORMATNAME_OPERATION, None  # D-30 read-only queues
+        if (required_access == A.SendAccess and (queue.is_journal or queue.queue_type.name == "System")
+                and self.readings["D-30"] == "refuse"):
+            return HRESULT.MQ_ERROR_UNSUPPORTED_FORMATNAME_OPERATION, None  # D-30 refuse: read-only queues
         status = _sharing_status(queue, required_access, shared_mode)
         if status != HRESULT.MQ_OK:
             return status, None
@@ -74,6 +77,11 @@ class OpenQueueEvents:
         parent = self._new_descriptor(access, share, None, ",".join(elements), multiple=True)
         for element in elements:
             status, child = self.open_queue(element, access, share)
+            if status == HRESULT.MQ_OK and (child.queue_reference.is_journal
+                                            or child.queue_reference.queue_type.name == "System"):
+                # MS-MQMQ:2.1.7:01 read-only queues may not be in a list, whatever D-30 says of a lone name
+                self.close_queue(child)
+                status = HRESULT.MQ_ERROR_UNSUPPORTED_FORMATNAME_OPERATION
             if status != HRESULT.MQ_OK:
                 self.close_queue(parent)
                 return status, None
@@ -106,7 +114,11 @@ class OpenQueueEvents:
         if queue is None:
             return None
         if name.subqueue:
-            return queue.subqueue_collection.get(name.subqueue.lower())
+            subqueue = queue.subqueue_collection.get(name.subqueue.lower())
+            if subqueue is None and self.readings["D-22"] == "implicit":
+                # D-22 implicit: a subqueue comes into being when it is first named
+                subqueue = self.create_queue(f"{queue.pathname};{name.subqueue}")[1]
+            return subqueue
         if name.suffix == "JOURNAL":
             return queue.journal_queue_reference
         return queue
@@ -126,9 +138,14 @@ class OpenQueueEvents:
                 self.close_queue(child)
             return
         queue = queue_desc.queue_reference
-        # MS-MQDMPR:3.1.7.1.6:01 waiting reads end cancelled (D-31: untagged ones too)
+        if queue is None and self.readings["D-13"] == "times-out":
+            return  # D-13 times-out: a deleted queue's descriptor is simply dropped (3.1.7.1.6), its waits run on
+        # MS-MQDMPR:3.1.7.1.6:01 waiting reads end cancelled (D-31 all: untagged ones too; tagged-only:
+        # an untagged read stays, detached, until its timer ends it)
+        tagged_only = self.readings["D-31"] == "tagged-only"
         for waiter in list(queue_desc.waiting_message_read_operation_collection):
-            self.waiting_message_read_timer_stop(waiter, HRESULT.MQ_ERROR_OPERATION_CANCELLED)
+            if waiter.tag is not None or not tagged_only:
+                self.waiting_message_read_timer_stop(waiter, HRESULT.MQ_ERROR_OPERATION_CANCELLED)
         # MS-MQDMPR:3.1.7.1.6:02 close its cursors and detach the descriptor
         for cursor in list(queue_desc.cursor_collection.values()):
             self.close_cursor(cursor)
@@ -140,12 +157,18 @@ class OpenQueueEvents:
         """MS-MQDMPR 3.1.7.1.27; returns the Enqueue Message status."""
         if not queue_desc.multiple:
             if queue_desc.queue_reference is None:
-                return 2  # D-32 a deleted queue accepts nothing; reported like a refusal by the QM
+                # D-32 qm-quota: a deleted queue accepts nothing, reported like a refusal by the queue manager
+                # (status 2); not-available: the sender is told the queue is gone (MQ_ERROR_QUEUE_NOT_AVAILABLE)
+                return (HRESULT.MQ_ERROR_QUEUE_NOT_AVAILABLE if self.readings["D-32"] == "not-available"
+                        else 2)
             return self.enqueue_message(queue_desc.queue_reference, message, transaction)
         # MS-MQDMPR:3.1.7.1.27:01 one copy per element, stopping at the first failure
         for child in queue_desc.open_queue_descriptor_collection:
             copy = message.copy()
             copy.destination_queue_format_name = child.format_name
+            if self.readings["D-67"] == "mqf-header":
+                # D-67 mqf-header: 3.1.7.1.27 keeps iMessage.DestinationMultiQueueFormatName on each copy
+                copy.set("destination_multi_queue_format_name", queue_desc.format_name)
             status = self.enqueue_message_to_an_open_queue(child, copy, transaction)
             if status != 0:
                 return status

@@ -35,6 +35,9 @@ from functools import lru_cache
 
 from .format_name import FormatNameError, parse_path_name
 from .message import Message
+from .readings import Readings
+
+REFERENCE_READINGS = Readings()
 
 _BASE = struct.Struct("<BBHIII")          # MS-MQMQ:2.2.19.1 16 bytes
 _USER = struct.Struct("<16s16sIIII")      # MS-MQMQ:2.2.19.2 48 fixed bytes
@@ -56,6 +59,7 @@ USER_JN, USER_JP = 1 << 8, 1 << 9  # MS-MQMQ:2.2.19.2 source journaling bits
 USER_TH = 1 << 20              # MS-MQMQ:2.2.19.2 TransactionHeader present
 USER_MP = 1 << 21              # MS-MQMQ:2.2.19.2 MessagePropertiesHeader present, always
 USER_AH = 1 << 25              # MS-MQRR:2.2.5.1.2 SRMP message
+USER_MQ = 1 << 23              # MS-MQMQ:2.2.19.2 MultiQueueFormatHeader present
 EXT_DL, EXT_SQ, EXT_DI, EXT_EA = 0x01, 0x02, 0x08, 0x10  # MS-MQRR:2.2.5.2 Flags
 SRMP_ENVELOPE_ID = 400         # MS-MQRR:2.2.5.1.2.1 HeaderId (value used by Windows)
 COMPOUND_MESSAGE_ID = 500      # MS-MQRR:2.2.5.1.2.2 HeaderId (value used by Windows)
@@ -164,8 +168,8 @@ def _queue_bytes(code: int, parsed: tuple) -> bytes:
     return b""
 
 
-def _plan(message: Message) -> tuple:
-    """Everything about the layout that depends on the message only."""
+def _plan(message: Message, readings: Readings = REFERENCE_READINGS) -> tuple:
+    """Everything about the layout that depends on the message (and the D-63 reading) only."""
     source = message.identifier[:16]
     dq = _parse_queue(message.destination_queue_format_name)
     aq = _parse_queue(message.administration_queue_format_name)
@@ -177,6 +181,11 @@ def _plan(message: Message) -> tuple:
     if aq_code == Q_ADMIN_HOST:
         aq_code = Q_PRIVATE
     rq_code = _queue_code(rq, source, dest, aq)
+    if readings["D-63"] == "other-encoding":
+        # D-63 other-encoding: a private admin or response queue always by its full name (AQ/RQ 6), which
+        # designates the same queue as the short forms 2, 3 and 4 (MS-MQMQ 2.2.19.2)
+        aq_code = Q_PRIVATE if aq_code in (Q_SOURCE, Q_DEST) else aq_code
+        rq_code = Q_PRIVATE if rq_code in (Q_SOURCE, Q_DEST, Q_ADMIN_HOST) else rq_code
     user = 48 + _queue_size(dq_code, dq) + _queue_size(aq_code, aq) + _queue_size(rq_code, rq)
     label, label_units = _clip_label(message.label)
     label_len = label_units + 1 if label else 0  # MS-MQMQ:2.2.19.3 0 = no Label, else NUL counted
@@ -206,8 +215,8 @@ def _destination_only_size(destination: str) -> int:
     return 16 + 48 + _queue_size(code, dq) + TRAILER_FIXED
 
 
-def packet_size(message: Message) -> int:
-    """Byte length of build_packet(message, ctx).data for any ctx, without building it."""
+def packet_size(message: Message, readings: Readings = REFERENCE_READINGS) -> int:
+    """Byte length of build_packet(message, ctx).data for any ctx with these readings, without building it."""
     label = message.label
     if (message.extra is None and message.transactional_message_sequence_identifier is None
             and not message.administration_queue_format_name and not message.response_queue_format_name
@@ -216,7 +225,7 @@ def packet_size(message: Message) -> int:
         label_bytes = 2 * len(label) + 2 if label else 0
         return (_destination_only_size(message.destination_queue_format_name)
                 + ((56 + label_bytes + len(message.extension) + len(message.body) + 3) & ~3))
-    plan = _plan(message)
+    plan = _plan(message, readings)
     size = 16 + plan[6] + _align4(plan[11] + plan[10])
     if message.is_transactional:
         size += _XACT.size
@@ -224,7 +233,32 @@ def packet_size(message: Message) -> int:
         size += _DEBUG.size
     if plan[9]:
         size += sum(_srmp_sizes(message))
+    if message.get("destination_multi_queue_format_name"):
+        size += len(_multi_queue_format_header(message.get("destination_multi_queue_format_name")))
     return size + TRAILER_FIXED + _deadletter_size(message)
+
+
+def _multi_queue_format_header(names: str) -> bytes:
+    """MS-MQMQ 2.2.20.1 MultiQueueFormatHeader: the destinations, no admin or response list, no signature
+    (D-67 mqf-header: a copy delivered through a multiple-element name says so)."""
+    elements, count = bytearray(), 0
+    for name in names.split(","):
+        parsed = _parse_queue(name)
+        if parsed[0] == "none":
+            continue
+        count += 1
+        start = 12 + len(elements)  # offsets count from the MQFAddressHeader's start
+        if parsed[0] in ("public", "private"):
+            # MS-MQMQ 2.2.18.1.4 FormatType 1 or 2, then the GUID (and queue number) on a 4-byte boundary
+            elements += struct.pack("<H", 1 if parsed[0] == "public" else 2) + bytes(-(start + 2) % 4)
+            elements += parsed[1] + (struct.pack("<I", parsed[2]) if parsed[0] == "private" else b"")
+        else:  # FormatType 3: a NUL-terminated UTF-16 direct name (MS-MQMQ 2.2.18.1.4.1)
+            elements += struct.pack("<H", 3) + _utf16(parsed[1]) + b"\0\0"
+    elements += bytes(-len(elements) % 4)  # MS-MQMQ 2.2.20.2 the list ends on a 4-byte boundary
+    out = struct.pack("<IHHI", 12 + len(elements), 0x0064, 0, count) + bytes(elements)  # MS-MQMQ 2.2.20.2
+    for header_id in (0x00C8, 0x012C):
+        out += struct.pack("<IHHI", 12, header_id, 0, 0)  # no admin, no response list
+    return out + struct.pack("<HHI", 0x015E, 0, 0)  # MS-MQMQ 2.2.20.3 an empty signature
 
 
 @dataclass(frozen=True)
@@ -234,15 +268,18 @@ class PacketContext:
     acknowledgement_class: int = 0               # SubqueueHeader.AcknowledgementClass
     source_address_scope: int = 0                # MS-MQRR:2.2.5.5 AddressScope for an IPv6 sender
     dead_letter_queue_invalid: bool = False      # MS-MQRR:2.2.5.2 ExtensionHeader.Flags.DI
+    readings: Readings = REFERENCE_READINGS      # the queue manager's readings of D-61, D-62, D-64, D-67
 
 
 @dataclass(frozen=True)
 class PacketLayout:
     data: bytes               # the whole Message Packet Structure
-    header_size: int          # binary: offset of the first body byte; SRMP: of CompoundMessageHeader.Data
-    actual_message_size: int  # binary: MessageSize; SRMP: CompoundMessageHeader.HTTPBodySize
+    header_size: int          # binary: offset of the first body byte; SRMP: of the CompoundMessageHeader
+                              # (D-62 data: of its Data field)
+    actual_message_size: int  # binary: MessageSize; SRMP: 16 + HTTPBodySize (D-62 data: HTTPBodySize)
     trailer_offset: int       # end of the (padded) MessagePropertiesHeader / CompoundMessageHeader
     is_srmp: bool
+    readings: Readings = REFERENCE_READINGS
 
 
 def _address_overlay(context: PacketContext) -> bytes:
@@ -273,8 +310,8 @@ def _fixed_name(text: str) -> bytes:
 
 def build_packet(message: Message, context: PacketContext) -> PacketLayout:
     (dq, aq, rq, dq_code, aq_code, rq_code, user_len, label, label_len, srmp, body_len,
-     props_fixed) = _plan(message)
-    total = packet_size(message)
+     props_fixed) = _plan(message, context.readings)
+    total = packet_size(message, context.readings)
     out = bytearray()
     transactional = message.is_transactional
     tracing = bool(message.get("tracing_requested"))
@@ -302,6 +339,9 @@ def build_packet(message: Message, context: PacketContext) -> PacketLayout:
         uflags |= USER_TH  # MS-MQMQ:2.2.19.2 TH requires DM != 0
     if srmp:
         uflags |= USER_AH  # MS-MQRR:2.2.5.1.2 AH marks an SRMP message
+    multi = message.get("destination_multi_queue_format_name")
+    if multi:
+        uflags |= USER_MQ  # MS-MQMQ:2.2.19.2 a MultiQueueFormatHeader follows (D-67 mqf-header)
     ordinal = struct.unpack_from("<I", message.identifier, 16)[0]
     out += _USER.pack(message.identifier[:16], address, message.time_to_be_received & INFINITE,
                       message.sent_time & INFINITE, ordinal, uflags)
@@ -349,10 +389,18 @@ def build_packet(message: Message, context: PacketContext) -> PacketLayout:
         compound = bytes(message.get("soap_compound_message"))
         offset = message.get("soap_body_offset")
         in_compound = max(0, min(len(message.body), len(compound) - offset))
+        compound_start = len(out)
         out += _COMPOUND.pack(COMPOUND_MESSAGE_ID, 0, len(compound), in_compound, offset)
-        header_size, actual = len(out), len(compound)
+        if context.readings["D-62"] == "data":
+            header_size, actual = len(out), len(compound)  # D-62 data: HTTPBodySize, the Data field only
+        else:
+            # D-62 header: MS-MQRR:3.1.4.7 actualMessageSize is the size of the whole CompoundMessageHeader
+            header_size, actual = compound_start, _COMPOUND.size + len(compound)
         out += compound + bytes(-len(compound) % 4)
         trailer_offset = len(out)
+
+    if multi:
+        out += _multi_queue_format_header(multi)  # MS-MQRR:2.2.5.1 after the SOAP headers
 
     deadletter = message.get("deadletter_path_name")
     ext_flags = EXT_SQ | EXT_EA  # MS-MQRR:2.2.5.2 SQ and EA are always set
@@ -379,7 +427,7 @@ def build_packet(message: Message, context: PacketContext) -> PacketLayout:
         scope = context.source_address_scope if kind == 6 else 0
         out += _EXT_ADDRESS.pack(_EXT_ADDRESS.size, min(len(address), 16), kind, scope,
                                  bytes(address[:16]).ljust(16, b"\0"))
-    return PacketLayout(bytes(out), header_size, actual, trailer_offset, srmp)
+    return PacketLayout(bytes(out), header_size, actual, trailer_offset, srmp, context.readings)
 
 
 from .packet_sections import packet_sections  # noqa: E402  (re-exported API)

@@ -34,19 +34,22 @@ SENT_TIME_OFFSET = 52   # MS-MQMQ:2.2.19.2 UserHeader.SentTime (16 + 36)
 LATEST_FINITE = 0xFFFFFFFE
 
 
-def absolute_time_to_reach_queue(sent_time: int, relative: int) -> int:
-    """MS-MQRR:3.1.4.7 SentTime + TimeToReachQueue, with INFINITE kept and overflow saturated."""
+def absolute_time_to_reach_queue(sent_time: int, relative: int, wrap: bool = False) -> int:
+    """MS-MQRR:3.1.4.7 SentTime + TimeToReachQueue, with INFINITE kept and overflow saturated (D-64 saturate),
+    or the plain 4-byte sum (D-64 wrap)."""
+    if wrap:
+        return (sent_time + relative) & 0xFFFFFFFF  # D-64 wrap: the sum in the 4-byte field, as written
     if relative == INFINITE:
         return INFINITE  # MS-MQMQ:2.2.19.1 0xFFFFFFFF means never; adding to it would wrap
     return min(sent_time + relative, LATEST_FINITE)  # a finite sum never reads as INFINITE
 
 
-def _first_bytes(data: bytes, end: int) -> bytes:
+def _first_bytes(data: bytes, end: int, wrap: bool) -> bytes:
     head = bytearray(data[:end])
     sent, relative = struct.unpack_from("<I", data, SENT_TIME_OFFSET)[0], \
         struct.unpack_from("<I", data, TTRQ_OFFSET)[0]
     # MS-MQRR:3.1.4.7:14 the first section carries the absolute expiry time
-    struct.pack_into("<I", head, TTRQ_OFFSET, absolute_time_to_reach_queue(sent, relative))
+    struct.pack_into("<I", head, TTRQ_OFFSET, absolute_time_to_reach_queue(sent, relative, wrap))
     return bytes(head)
 
 
@@ -56,17 +59,21 @@ def packet_sections(layout: PacketLayout, dw_max_body_size: int,
     # MS-MQRR:3.1.4.7 the limit is dwMaxCompoundMessageSize for SRMP, dwMaxBodySize otherwise
     limit = dw_max_compound_message_size if layout.is_srmp else dw_max_body_size
     actual = layout.actual_message_size
+    wrap = layout.readings["D-64"] == "wrap"
     if limit >= actual:
         # MS-MQRR:3.1.4.7 one stFullPacket section, SectionSize = SectionSizeAlloc = packet size
         return (SectionBuffer(SectionType.stFullPacket, len(data), len(data),
-                              _first_bytes(data, len(data))),)
+                              _first_bytes(data, len(data), wrap)),)
     first_type, second_type = ((SectionType.stSrmpFirstSection, SectionType.stSrmpSecondSection)
                                if layout.is_srmp else
                                (SectionType.stBinaryFirstSection, SectionType.stBinarySecondSection))
     # MS-MQRR:3.1.4.7 headers followed by the first `limit` bytes of the body
-    first = _first_bytes(data, layout.header_size + limit)
-    # MS-MQRR:2.2.6 SectionSizeAlloc = size with the whole body (header padding included)
-    sections = [SectionBuffer(first_type, layout.trailer_offset, len(first), first)]
+    first = _first_bytes(data, layout.header_size + limit, wrap)
+    # MS-MQRR:2.2.6 SectionSizeAlloc = size with the whole body: D-61 padded includes the 0-3 bytes that
+    # align the header; literal is 3.1.4.7's header size plus actualMessageSize
+    size_alloc = (layout.header_size + actual if layout.readings["D-61"] == "literal"
+                  else layout.trailer_offset)
+    sections = [SectionBuffer(first_type, size_alloc, len(first), first)]
     trailers = data[layout.trailer_offset:]
     if trailers:
         # MS-MQRR:3.1.4.7 the trailers, SectionSize = SectionSizeAlloc

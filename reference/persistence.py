@@ -240,7 +240,7 @@ class Persistence:
 
     def _restore_message(self, qm, queue, lookup_id: int, state: int, record: str) -> MessagePosition:
         message = message_from_record(lookup_id, record)
-        message.size = packet_size(message)
+        message.size = packet_size(message, qm.readings)  # D-63: the encoding decides the size
         position = MessagePosition(message, queue, message.priority, MessagePositionState(state))
         message.message_position_reference = position
         queue.message_position_list.insert(position)

@@ -55,7 +55,7 @@ class MessagePosition:
 
 
 class MessagePositionList:
-    __slots__ = ("start", "end", "_tails", "index", "count")
+    __slots__ = ("start", "end", "_tails", "index", "count", "moved")
 
     def __init__(self) -> None:
         # MS-MQDMPR:3.1.1.2:06 Start and End are reserved entries that hold no message
@@ -66,6 +66,7 @@ class MessagePositionList:
         self._tails = [None] * 8
         self.index = {}
         self.count = 0  # linked positions that are not tombstones
+        self.moved = set()  # lookup ids a move left Deleted here, for D-05 already-received
 
     @property
     def head(self) -> MessagePosition:

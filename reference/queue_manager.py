@@ -51,6 +51,7 @@ LOCKED = MessagePositionState.Locked
 DELETED = MessagePositionState.Deleted
 PURGE_PENDING = MessagePositionState.PurgePending
 DEFAULT_QUEUE_MANAGER_QUOTA = 0x00100000  # MS-MQDMPR:3.1.1.1:01 bytes (D-20)
+WINDOWS_QUEUE_MANAGER_QUOTA = 4 << 30     # D-20 windows: MS-MQMQ <24>, 4 GB from Vista / Server 2008 on
 LOOKUP_ID_LOW_BITS = 0x00FFFFFFFFFFFFFF
 
 
@@ -64,7 +65,7 @@ class EnqueueStatus:
 
 class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, AcknowledgmentEvents, ArrivalEvents):
     def __init__(self, clock: Clock, *, computer_name: str = "mqspec", seed: int = 0,
-                 queue_manager_quota: int = DEFAULT_QUEUE_MANAGER_QUOTA,
+                 queue_manager_quota: int | None = None,
                  send_insecure_nacks: bool = False, addresses: tuple[str, ...] = ("127.0.0.1",),
                  snapshot: Snapshot | None = None, readings: Readings | None = None) -> None:
         self.clock = clock
@@ -75,10 +76,15 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
         self.identifier = snapshot.identifier if snapshot else self.new_guid()
         self.computer_name = computer_name
         self.addresses = addresses
+        if queue_manager_quota is None:
+            # D-20 bytes: the SHOULD default of 3.1.1.1; windows: MS-MQMQ <24>'s computer quota
+            queue_manager_quota = (WINDOWS_QUEUE_MANAGER_QUOTA if self.readings["D-20"] == "windows"
+                                   else DEFAULT_QUEUE_MANAGER_QUOTA)
         self.queue_manager_quota = queue_manager_quota
         self.send_insecure_nacks = send_insecure_nacks  # MS-MQQB 3.1.1.3, SHOULD default FALSE
         self.throttled = False
         self.total_bytes = 0
+        self.uncounted_positions: set[MessagePosition] = set()  # D-07 count-when-available: not yet counted
         self.sequential_id = 0
         self.queue_collection: dict[str, Queue] = {}
         self.transaction_collection: dict[bytes, object] = {}
@@ -212,10 +218,15 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
         return HRESULT.MQ_OK
 
     def _detach_descriptors(self, queue: Queue) -> None:
+        reading = self.readings["D-13"]
         for descriptor in list(queue.open_queue_descriptor_collection):
-            # D-13 blocked readers learn that the queue is gone
-            for waiter in list(descriptor.waiting_message_read_operation_collection):
-                self.waiting_message_read_timer_stop(waiter, HRESULT.MQ_ERROR_QUEUE_DELETED)
+            # D-13 queue-deleted / not-available: blocked readers learn that the queue is gone;
+            # times-out: 3.1.7.1.4 leaves them to their timers (MS-MQDMPR:3.1.6.3:01)
+            if reading != "times-out":
+                status = (HRESULT.MQ_ERROR_QUEUE_DELETED if reading == "queue-deleted"
+                          else HRESULT.MQ_ERROR_QUEUE_NOT_AVAILABLE)
+                for waiter in list(descriptor.waiting_message_read_operation_collection):
+                    self.waiting_message_read_timer_stop(waiter, status)
             descriptor.queue_reference = None  # MS-MQDMPR:3.1.7.1.4:02
         queue.open_queue_descriptor_collection.clear()
 
@@ -242,10 +253,15 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
 
     def close_cursor(self, cursor: Cursor) -> None:
         descriptor = cursor.open_queue_descriptor_reference
-        # MS-MQDMPR:3.1.7.1.2:01 the cursor's waiting reads go with it (D-14: they end cancelled)
+        # MS-MQDMPR:3.1.7.1.2:01 the cursor's waiting reads go with it
         for waiter in list(descriptor.waiting_message_read_operation_collection):
-            if waiter.cursor_reference is cursor:
-                self.waiting_message_read_timer_stop(waiter, HRESULT.MQ_ERROR_OPERATION_CANCELLED)
+            if waiter.cursor_reference is not cursor:
+                continue
+            if self.readings["D-14"] == "times-out":
+                # D-14 times-out: dropped from the descriptor, its timer still ends it (MS-MQDMPR:3.1.6.3:01)
+                descriptor.waiting_message_read_operation_collection.remove(waiter)
+            else:
+                self.waiting_message_read_timer_stop(waiter, HRESULT.MQ_ERROR_OPERATION_CANCELLED)  # D-14
         descriptor.cursor_collection.pop(cursor.handle, None)
         self.cursors.pop(cursor.handle, None)
         cursor.release()
@@ -254,7 +270,7 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
 
     def enqueue_message(self, queue: Queue, message: Message, transaction=None) -> int:
         """MS-MQDMPR 3.1.7.1.9 Enqueue Message; returns rStatus 0-3."""
-        size = message.size = packet_size(message)
+        size = message.size = packet_size(message, self.readings)
         # MS-MQDMPR:3.1.7.1.9:01 throttled, or the QM quota would be exceeded
         if self.throttled or self.total_bytes + size > self.queue_manager_quota:
             return EnqueueStatus.QUEUE_MANAGER_QUOTA
@@ -282,8 +298,11 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
         message.message_position_reference = position
         # MS-MQDMPR:3.1.7.1.9:04 insert by the ordering rules, start the TTBR timer
         queue.message_position_list.insert(position)
-        queue.total_bytes += size  # D-07 bytes count once per position in the list
-        self.total_bytes += size
+        if transaction is not None and self.readings["D-07"] == "count-when-available":
+            self.uncounted_positions.add(position)  # D-07 count-when-available: counted once Available
+        else:
+            queue.total_bytes += size  # D-07 count-in-list: bytes count once per position in the list
+            self.total_bytes += size
         if message.time_to_be_received != INFINITE:
             self.start_time_to_be_received_timer(message)
         if transaction is not None:
@@ -306,6 +325,8 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
         if position.state != AVAILABLE:
             position.state = AVAILABLE
             self.persistence.record_state(position)
+        if position in self.uncounted_positions:
+            self._count_in(queue, position)  # D-07 count-when-available: a committed enqueue counts now
         descriptors = queue.open_queue_descriptor_collection
         if not descriptors:
             return
@@ -331,9 +352,7 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
     def _unlink_deleted(self, queue: Queue, position: MessagePosition) -> None:
         # MS-MQDMPR:3.1.7.2.1:01 size out of TotalBytes, state Deleted, out of the list
         message = position.message_reference
-        size = message.size
-        queue.total_bytes -= size
-        self.total_bytes -= size
+        self._count_out(queue, position)
         position.state = DELETED
         queue.message_position_list.remove(position)
         if message.message_position_reference is position:
@@ -344,11 +363,23 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
     def discard_uncommitted(self, queue: Queue, position: MessagePosition) -> None:
         """Abort of an Enqueue: the message never became visible (MS-MQDMPR:3.1.4.5:02)."""
         message = position.message_reference
-        queue.total_bytes -= message.size
-        self.total_bytes -= message.size
+        self._count_out(queue, position)
         queue.message_position_list.discard_uncommitted(position)
         if message.delivery_guarantee:
             self.persistence.record_removed(message)
+
+    def _count_in(self, queue: Queue, position: MessagePosition) -> None:
+        self.uncounted_positions.discard(position)
+        queue.total_bytes += position.message_reference.size
+        self.total_bytes += position.message_reference.size
+
+    def _count_out(self, queue: Queue, position: MessagePosition) -> None:
+        """MS-MQDMPR:3.1.7.2.1:01 the size leaves TotalBytes (D-07: once, and only if it was counted)."""
+        if position in self.uncounted_positions:
+            self.uncounted_positions.discard(position)
+            return
+        queue.total_bytes -= position.message_reference.size
+        self.total_bytes -= position.message_reference.size
 
     def purge_queue(self, queue: Queue) -> None:
         """MS-MQDMPR 3.1.7.1.7 Purge Queue."""
@@ -372,6 +403,9 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
             self.add_operation(transaction, "Move", position, target=target)
             self.persistence.record_state(position)
             return
+        if self.readings["D-05"] == "already-received":
+            # D-05 already-received: 3.1.7.1.16 sets the source position Deleted without taking it out of the list
+            position.queue_reference.message_position_list.moved.add(position.message_reference.lookup_identifier)
         self.complete_move(position, target)
 
     def complete_move(self, position: MessagePosition, target: Queue) -> None:
@@ -398,6 +432,8 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
     def start_time_to_be_received_timer(self, message: Message) -> None:
         # MS-MQDMPR:3.1.2.4:01 relative to SentTime (D-09); 0 fires at once
         base_ms = message.sent_time * 1000 if message.sent_time else self.clock.now_ms()
+        if self.readings["D-09"] == "enqueue-time":
+            base_ms = self.clock.now_ms()  # D-09 enqueue-time: the timer of 3.1.2.4 starts at Enqueue Message
         deadline = base_ms + message.time_to_be_received * 1000
         self.timers.schedule(deadline, lambda: self.time_to_be_received_timer_expired(message))
 

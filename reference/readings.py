@@ -24,14 +24,15 @@ OPEN_DECISIONS: dict[str, tuple[str, ...]] = {
     "D-35": ("refuse", "accept-then-nack"), "D-36": ("refuse", "accept"), "D-38": ("keep", "remove"),
     "D-40": ("refuse-zero", "accept-zero"), "D-41": ("usage", "param"), "D-42": ("any-is-peek", "refuse-unknown"),
     "D-43": ("open-status", "other-failure"), "D-44": ("invalid-handle", "other-failure"),
-    "D-46": ("not-available", "other-failure"), "D-47": ("status-invalid-handle", "other-failure"),
-    "D-48": ("own-handle", "qm-wide"), "D-49": ("check", "no-check"), "D-50": ("implicit", "sequence"),
+    "D-46": ("not-available", "other-failure", "purge-ok"), "D-47": ("status-invalid-handle", "other-failure"),
+    "D-48": ("own-handle", "qm-wide"), "D-49": ("check", "no-check"), "D-50": ("sequence", "implicit"),
     "D-52": ("remove", "keep"), "D-54": ("status-not-found", "other-failure"),
-    "D-55": ("invalid-parameter", "other-failure"), "D-58": ("refuse", "any-nonzero-rejects"),
-    "D-59": ("refuse", "accept"), "D-61": ("padded", "literal"), "D-62": ("data", "header"),
+    "D-55": ("invalid-parameter", "other-failure"), "D-58": ("any-nonzero-rejects", "refuse"),
+    "D-59": ("refuse", "accept"), "D-61": ("padded", "literal"), "D-62": ("header", "data"),
     "D-63": ("reference-encoding", "other-encoding"), "D-64": ("saturate", "wrap"),
-    "D-66": ("stays-locked", "released"), "D-67": ("single", "mqf-header"),
-    "D-68": ("refuse+nack", "refuse-only"), "D-69": ("refuse", "as-started"),
+    "D-66": ("released", "stays-locked"), "D-67": ("single", "mqf-header"),
+    "D-68": ("refuse+nack", "refuse-only"), "D-69": ("as-started", "refuse", "literal"),
+    "D-73": ("deny-receive", "refuse-unknown"), "D-74": ("not-available", "literal"),
 }
 
 

@@ -41,10 +41,20 @@ _CURSOR_STATUS = {
     CursorStatus.AlreadyReceived: HRESULT.MQ_ERROR_MESSAGE_ALREADY_RECEIVED,
     CursorStatus.NotFound: HRESULT.MQ_ERROR_MESSAGE_NOT_FOUND,
     CursorStatus.IllegalCursorAction: HRESULT.MQ_ERROR_ILLEGAL_CURSOR_ACTION,
+    CursorStatus.Busy: HRESULT.MQ_ERROR_ILLEGAL_CURSOR_ACTION,  # D-12 refuse
 }
 
 
 class ReadEvents:
+    def _cursor_failure(self, status: CursorStatus) -> int:
+        if status is CursorStatus.Busy and self.readings["D-12"] == "other-failure":
+            return HRESULT.MQ_ERROR  # D-12 other-failure: 3.2.7 defines no transition, so no status either
+        return _CURSOR_STATUS[status]
+
+    def _parked_after(self):
+        """What Wait Time Expired gives a cursor: where later arrivals begin, if it is to see them (D-11)."""
+        return self.sequential_id if self.readings["D-11"] == "end-sees-arrivals" else None
+
     # -- Dequeue Message (3.1.7.1.10) and its two-phase form (3.1.7.1.11, 3.1.7.1.12) --------
 
     def dequeue_message(self, queue_desc: OpenQueueDescriptor, timeout: int | None = None,
@@ -73,7 +83,7 @@ class ReadEvents:
         if status is CursorStatus.NotFound and timeout == 0 and self.readings["D-03"] == "msdn":
             return request.finish(HRESULT.MQ_ERROR_IO_TIMEOUT)  # D-03 msdn: a zero time-out elapsed
         if status is not WAITING:
-            return request.finish(_CURSOR_STATUS[status])  # D-03 dmpr: iNoWait gives NotFound (3.2.7.4)
+            return request.finish(self._cursor_failure(status))  # D-03 dmpr: iNoWait gives NotFound (3.2.7.4)
         # MS-MQDMPR:3.1.7.1.10:04 wait; the cursor follows the new message
         return self._wait(request, queue_desc, timeout, True, tag, cursor,
                           lambda found: self._take(request, queue, found, transaction, two_phase_read))
@@ -146,6 +156,9 @@ class ReadEvents:
         position_list = queue.message_position_list
         found = position_list.index.get(lookup_id)
         if found is None:
+            if action is SEEK_CURRENT and lookup_id in position_list.moved:
+                # D-05 already-received: a move left the position here, Deleted (3.1.7.1.16, 3.1.7.3.3)
+                return HRESULT.MQ_ERROR_MESSAGE_ALREADY_RECEIVED, None
             return HRESULT.MQ_ERROR_MESSAGE_NOT_FOUND, None  # MS-MQDMPR:3.1.7.3.3:01
         if action is SEEK_CURRENT:
             return _seek_current(found, peek)
@@ -158,7 +171,9 @@ class ReadEvents:
         else:
             result = position_list.seek_backward(position_list.end, peek)
         if result is position_list.end or result is position_list.start:
-            return HRESULT.MQ_ERROR_MESSAGE_NOT_FOUND, None  # D-04 nothing before or after
+            if self.readings["D-04"] == "other-failure":
+                return HRESULT.MQ_ERROR, None  # D-04 other-failure: the text names no status
+            return HRESULT.MQ_ERROR_MESSAGE_NOT_FOUND, None  # D-04 not-found: nothing before or after
         return MQ_OK, result
 
     # -- Peek Next Message (3.1.7.1.14) and Peek Message (3.1.7.1.15) ------------------------
@@ -172,7 +187,7 @@ class ReadEvents:
         if status is SUCCEEDED:
             return request.finish(MQ_OK, position)
         if status is not WAITING:
-            return request.finish(_CURSOR_STATUS[status])  # MS-MQDMPR:3.1.7.1.14:01
+            return request.finish(self._cursor_failure(status))  # MS-MQDMPR:3.1.7.1.14:01
         # MS-MQDMPR:3.1.7.1.14:02 (tagged so it can be cancelled, D-18)
         return self._wait(request, queue_desc, INFINITE if timeout is None else timeout, False, tag,
                           cursor, lambda position: request.finish(MQ_OK, position))
@@ -193,7 +208,7 @@ class ReadEvents:
             if status is SUCCEEDED:
                 return found(position)
             if status is not WAITING:
-                return request.finish(_CURSOR_STATUS[status])  # MS-MQDMPR:3.1.7.1.15:01
+                return request.finish(self._cursor_failure(status))  # MS-MQDMPR:3.1.7.1.15:01
             return self._wait(request, queue_desc, timeout, False, tag, cursor, found)
         # MS-MQDMPR:3.1.7.1.15:02 the first eligible message from the front, or wait
         position_list = queue.message_position_list
@@ -209,7 +224,7 @@ class ReadEvents:
         if queue_desc.queue_reference is None or timeout == 0:
             # MS-MQDMPR:3.1.7.3.1:01 no wait at all; "Failed" surfaces as a time-out (D-03)
             if cursor is not None:
-                cursor.handle_event(CursorEvent.WAIT_TIME_EXPIRED)
+                cursor.handle_event(CursorEvent.WAIT_TIME_EXPIRED, self._parked_after())
             return request.finish(HRESULT.MQ_ERROR_IO_TIMEOUT)
         # MS-MQDMPR:3.1.7.3.1:02 register the reader and its timer
         waiter = WaitingMessageReadOperation(destructive_read, tag, cursor, queue_desc, request, on_satisfied)
@@ -221,7 +236,9 @@ class ReadEvents:
         return request
 
     def _end_wait(self, waiter: WaitingMessageReadOperation) -> None:
-        waiter.queue_desc.waiting_message_read_operation_collection.remove(waiter)
+        readers = waiter.queue_desc.waiting_message_read_operation_collection
+        if waiter in readers:  # D-14 times-out: Close Cursor already dropped it, its timer still runs
+            readers.remove(waiter)
         self.timers.cancel(waiter.timer)
 
     def waiting_message_read_satisfied(self, waiter: WaitingMessageReadOperation, position) -> None:
@@ -236,8 +253,9 @@ class ReadEvents:
 
     def waiting_message_read_timer_stop(self, waiter: WaitingMessageReadOperation, status: int) -> None:
         self._end_wait(waiter)
-        if waiter.cursor_reference is not None:
-            waiter.cursor_reference.handle_event(CursorEvent.WAIT_TIME_EXPIRED)
+        cursor = waiter.cursor_reference
+        if cursor is not None and not cursor.closed:
+            cursor.handle_event(CursorEvent.WAIT_TIME_EXPIRED, self._parked_after())  # MS-MQDMPR:3.2.7.6:01
         waiter.request.finish(status)
 
     def cancel_waiting_message_read_request(self, queue, tag, status: int,

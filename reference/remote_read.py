@@ -66,7 +66,8 @@ class RemoteReadServer:
         # Messages are sent on this machine: the address overlay names its first address (D-63).
         address = ipaddress.ip_address(queue_manager.addresses[0])
         self.packet_context = PacketContext(queue_manager_guid=queue_manager.identifier,
-                                            source_address=(1 if address.version == 4 else 6, address.packed))
+                                            source_address=(1 if address.version == 4 else 6, address.packed),
+                                            readings=queue_manager.readings)  # D-61, D-62, D-64, D-67
 
     # -- opnum 0 ---------------------------------------------------------------------------
 
@@ -78,7 +79,13 @@ class RemoteReadServer:
     def r_open_queue(self, p_queue_format: QueueFormat | None, dw_access: int, dw_share_mode: int,
                      p_client_id: bytes | None, f_non_routing_server: int = 1, major: int = 6,
                      minor: int = 0, build_number: int = 0, f_workgroup: int = 0) -> OpenQueueResult:
-        # MS-MQRR:3.1.4.2:14 RECEIVE_ACCESS gives ReceiveAccess, anything else PeekAccess (D-42)
+        if self.qm.readings["D-42"] == "refuse-unknown" and dw_access not in (Access.RECEIVE_ACCESS,
+                                                                               Access.PEEK_ACCESS):
+            return OpenQueueResult(HRESULT.MQ_ERROR_INVALID_PARAMETER)  # D-42 refuse-unknown: not in the table
+        if self.qm.readings["D-73"] == "refuse-unknown" and dw_share_mode not in (ShareMode.MQ_DENY_NONE,
+                                                                                   ShareMode.MQ_DENY_SHARE):
+            return OpenQueueResult(HRESULT.MQ_ERROR_INVALID_PARAMETER)  # D-73 refuse-unknown: not a listed value
+        # MS-MQRR:3.1.4.2:14 RECEIVE_ACCESS gives ReceiveAccess, anything else PeekAccess (D-42 any-is-peek)
         access = QueueAccessType.ReceiveAccess if dw_access == Access.RECEIVE_ACCESS else QueueAccessType.PeekAccess
         return self._open(p_queue_format, access, dw_share_mode, p_client_id, move=False)
 
@@ -95,10 +102,13 @@ class RemoteReadServer:
         format_name = name.text
         if self.qm.resolve_format_name(name) is None:
             return OpenQueueResult(HRESULT.MQ_ERROR_QUEUE_NOT_FOUND)  # MS-MQRR:3.1.4.2:13
+        # MS-MQRR:3.1.4.2:14 MQ_DENY_NONE shares, any other value denies receivers (D-73 deny-receive)
         share = QueueShareMode.DenyNone if dw_share_mode == ShareMode.MQ_DENY_NONE else QueueShareMode.DenyReceive
         status, descriptor = self.qm.open_queue(format_name, access, share)
         if status != HRESULT.MQ_OK:
-            return OpenQueueResult(status)  # D-43 the Open Queue status is what the call throws
+            if self.qm.readings["D-43"] == "other-failure":
+                return OpenQueueResult(HRESULT.MQ_ERROR)  # D-43 other-failure: a failure of the server's own
+            return OpenQueueResult(status)  # D-43 open-status: the Open Queue status is what the call throws
         handle = bytes(4) + self.qm.new_guid()  # 20-byte context handle: attributes + GUID
         self.context_handles[handle] = descriptor
         if not move:
@@ -126,10 +136,22 @@ class RemoteReadServer:
             return None  # MS-MQRR 2.2.3: only the TCP and OS protocols
         return name
 
+    def _unknown_handle(self) -> int:
+        """The "failure HRESULT" for a context handle the server does not know (D-44)."""
+        if self.qm.readings["D-44"] == "other-failure":
+            return HRESULT.MQ_ERROR
+        return HRESULT.MQ_ERROR_INVALID_HANDLE
+
+    def _queue_gone(self) -> int:
+        """R_CreateCursor / R_PurgeQueue on a handle whose queue was deleted (D-46)."""
+        if self.qm.readings["D-46"] == "other-failure":
+            return HRESULT.MQ_ERROR
+        return HRESULT.MQ_ERROR_QUEUE_NOT_AVAILABLE
+
     def r_close_queue(self, pph_context: bytes) -> tuple[int, bytes]:
         descriptor = self.context_handles.get(pph_context)
         if descriptor is None:
-            return HRESULT.MQ_ERROR_INVALID_HANDLE, pph_context  # MS-MQRR:3.1.4.3:04 (D-44)
+            return self._unknown_handle(), pph_context  # MS-MQRR:3.1.4.3:04 (D-44)
         self.qm.close_queue(descriptor)  # MS-MQRR:3.1.4.3:05 waiting reads end cancelled first
         self._release_pending(pph_context, descriptor)  # D-45 locked messages come back, as in the rundown
         self._forget(pph_context)
@@ -166,18 +188,20 @@ class RemoteReadServer:
     def r_create_cursor(self, ph_context: bytes) -> tuple[int, int]:
         descriptor = self.context_handles.get(ph_context)
         if descriptor is None:
-            return HRESULT.MQ_ERROR_INVALID_HANDLE, 0  # MS-MQRR:3.1.4.4:02
+            return self._unknown_handle(), 0  # MS-MQRR:3.1.4.4:02 (D-44)
         cursor = self.qm.open_cursor(descriptor)
         if cursor is None:
-            return HRESULT.MQ_ERROR_QUEUE_NOT_AVAILABLE, 0  # D-46 the queue was deleted
+            return self._queue_gone(), 0  # D-46 the queue was deleted: Open Cursor gives no cursor
         return HRESULT.MQ_OK, cursor.handle
 
     def r_close_cursor(self, ph_context: bytes, h_cursor: int) -> int:
         descriptor = self.context_handles.get(ph_context)
         if descriptor is None:
-            return HRESULT.MQ_ERROR_INVALID_HANDLE  # MS-MQRR:3.1.4.5:02
+            return self._unknown_handle()  # MS-MQRR:3.1.4.5:02 (D-44)
         cursor = descriptor.cursor_collection.get(h_cursor)
         if cursor is None:
+            if self.qm.readings["D-47"] == "other-failure":
+                return HRESULT.MQ_ERROR  # D-47 other-failure
             return HRESULT.STATUS_INVALID_HANDLE  # D-47 same code as a bad hCursor in R_StartReceive
         self.qm.close_cursor(cursor)
         return HRESULT.MQ_OK
@@ -185,11 +209,13 @@ class RemoteReadServer:
     def r_purge_queue(self, ph_context: bytes) -> int:
         descriptor = self.context_handles.get(ph_context)
         if descriptor is None:
-            return HRESULT.MQ_ERROR_INVALID_HANDLE  # MS-MQRR:3.1.4.6:02
+            return self._unknown_handle()  # MS-MQRR:3.1.4.6:02 (D-44)
         if descriptor.access_type != QueueAccessType.ReceiveAccess:
             return HRESULT.STATUS_ACCESS_DENIED  # MS-MQRR:3.1.4.6:04
         if descriptor.queue_reference is None:
-            return HRESULT.MQ_ERROR_QUEUE_NOT_AVAILABLE  # D-46
+            if self.qm.readings["D-46"] == "purge-ok":
+                return HRESULT.MQ_OK  # D-46 purge-ok: nothing to purge, and the text then returns MQ_OK
+            return self._queue_gone()  # D-46
         self.qm.purge_queue(descriptor.queue_reference)  # MS-MQRR:3.1.4.6:03
         return HRESULT.MQ_OK
 
@@ -220,23 +246,36 @@ class RemoteReadServer:
                                                 dw_max_body_size, dw_max_compound_message_size)
                 and receive_parameters_valid(lookup_id, h_cursor, ul_action, ul_timeout)):
             return call.fail(HRESULT.MQ_ERROR_INVALID_PARAMETER)
+        readings = self.qm.readings
+        if p_transaction_id is not None and ul_action in PEEK_ACTIONS and readings["D-41"] == "param":
+            # D-41 param: the table lists peeks only with pTransactionId NULL, and step 1 checks it first
+            return call.fail(HRESULT.MQ_ERROR_INVALID_PARAMETER)
         descriptor = self.context_handles.get(ph_context)
         if descriptor is None:
-            return call.fail(HRESULT.MQ_ERROR_INVALID_HANDLE)  # MS-MQRR:3.1.4.7:17
+            return call.fail(self._unknown_handle())  # MS-MQRR:3.1.4.7:17 (D-44)
         cursor = None
         if h_cursor:
-            # MS-MQRR:3.1.4.7:18 unknown or closed cursor (D-48: it must belong to this handle)
-            cursor = descriptor.cursor_collection.get(h_cursor)
+            # MS-MQRR:3.1.4.7:18 unknown or closed cursor (D-48 own-handle: it must belong to this handle;
+            # qm-wide: any open cursor of the queue manager on the same queue)
+            if readings["D-48"] == "qm-wide":
+                cursor = self.qm.cursors.get(h_cursor)
+                if cursor is not None and cursor.open_queue_descriptor_reference.queue_reference is not \
+                        descriptor.queue_reference:
+                    cursor = None
+            else:
+                cursor = descriptor.cursor_collection.get(h_cursor)
             if cursor is None:
                 return call.fail(HRESULT.STATUS_INVALID_HANDLE)
         receive = ul_action in RECEIVE_ACTIONS
-        # D-49 the handle's access must permit the action
+        # D-49 check: the handle's access must permit the action (no-check: the client's duty alone)
         allowed = (QueueAccessType.ReceiveAccess,) if receive else (QueueAccessType.ReceiveAccess,
                                                                     QueueAccessType.PeekAccess)
-        if descriptor.access_type not in allowed:
+        if descriptor.access_type not in allowed and readings["D-49"] == "check":
             return call.fail(HRESULT.MQ_ERROR_ACCESS_DENIED)
-        if ((dw_request_id, ph_context) in self.pending_request_table
-                or any(w.tag == dw_request_id for w in descriptor.waiting_message_read_operation_collection)):
+        if readings["D-36"] == "refuse" and (
+                (dw_request_id, ph_context) in self.pending_request_table
+                or any(w.request.request_id == dw_request_id
+                       for w in descriptor.waiting_message_read_operation_collection)):
             return call.fail(HRESULT.MQ_ERROR_INVALID_PARAMETER)  # MS-MQRR:3.1.4.7:34 D-36 dwRequestId in use
         transaction = None
         if p_transaction_id is not None:
@@ -246,10 +285,14 @@ class RemoteReadServer:
             if not queue.transactional:
                 return call.fail(HRESULT.MQ_ERROR_TRANSACTION_USAGE)  # MS-MQRR:3.1.4.13:11
             if ul_action in PEEK_ACTIONS:
-                return call.fail(HRESULT.MQ_ERROR_TRANSACTION_USAGE)  # MS-MQRR:3.1.4.13:12, D-41
-            # MS-MQRR:3.1.4.13:13 an unknown transaction is created, keyed by its id (D-50)
-            transaction = (self.qm.transaction_collection.get(p_transaction_id)
-                           or self.qm.create_transaction(p_transaction_id))
+                return call.fail(HRESULT.MQ_ERROR_TRANSACTION_USAGE)  # MS-MQRR:3.1.4.13:12, D-41 usage
+            transaction = self.qm.transaction_collection.get(p_transaction_id)
+            if transaction is None:
+                if readings["D-50"] == "sequence":
+                    # MS-MQRR:3.1.4.13:13 D-50 sequence: never enlisted, as R_MoveMessage answers it
+                    return call.fail(HRESULT.MQ_ERROR_TRANSACTION_SEQUENCE)
+                # D-50 implicit: created under its identifier, as if enlisted
+                transaction = self.qm.create_transaction(p_transaction_id)
         entry = None
         if receive:
             # MS-MQRR:3.1.4.7:19 a PendingRequestEntry and its cleanup timer (D-51: lookup receives too)
@@ -258,6 +301,7 @@ class RemoteReadServer:
             self.pending_request_table[(dw_request_id, ph_context)] = entry
             self._start_cleanup_timer(entry)
         request = self._read(descriptor, lookup_id, cursor, ul_action, ul_timeout, dw_request_id, transaction)
+        request.request_id = dw_request_id  # known while it waits, even untagged (D-18)
         call.request = request
         request.on_complete = lambda done: self._finish(call, entry, descriptor, done)
         if request.done:
@@ -269,26 +313,34 @@ class RemoteReadServer:
         # MS-MQRR:3.1.4.7:20 each action raises its MS-MQDMPR event
         if ul_action == Action.MQ_ACTION_RECEIVE:
             return qm.dequeue_message_begin(descriptor, ul_timeout, cursor, transaction, tag)
-        if ul_action == Action.MQ_ACTION_PEEK_CURRENT:
-            return qm.peek_message(descriptor, ul_timeout, cursor, tag)  # D-18 tagged
-        if ul_action == Action.MQ_ACTION_PEEK_NEXT:
-            return qm.peek_next_message(descriptor, ul_timeout, cursor, tag)
+        if ul_action in (Action.MQ_ACTION_PEEK_CURRENT, Action.MQ_ACTION_PEEK_NEXT):
+            # D-18 tagged: a waiting peek can be cancelled; untagged: 3.1.4.7 raises the peeks without iTag
+            # (D-31 tagged-only shows only on untagged waits, so its variant takes this reading too)
+            if qm.readings["D-18"] == "untagged" or qm.readings["D-31"] == "tagged-only":
+                tag = None
+            peek = qm.peek_message if ul_action == Action.MQ_ACTION_PEEK_CURRENT else qm.peek_next_message
+            return peek(descriptor, ul_timeout, cursor, tag)
         seek = LOOKUP_SEEK[ul_action]
         peek = ul_action in PEEK_ACTIONS
         return qm.read_message_by_lookup_identifier(descriptor, lookup_id, peek, seek, transaction,
                                                     two_phase_read=not peek)
 
     def _finish(self, call: ReceiveCall, entry, descriptor, request) -> None:
+        if entry is not None:
+            entry.waiting = False
         if request.status != HRESULT.MQ_OK:
-            if entry is not None:
-                self._remove_entry(entry)  # D-52 a failed start leaves no entry behind
+            if entry is not None and self.qm.readings["D-52"] == "remove":
+                self._remove_entry(entry)  # D-52 remove: a failed start leaves no entry behind
+            # D-52 keep: the entry stays (LookupIdentifier 0) until an End, a cancel or its clean-up timer
             call.fail(request.status)
             return
         message = request.message
         if entry is not None:
             entry.lookup_identifier = message.lookup_identifier
-            self.qm.timers.cancel(entry.timer)
-            self._start_cleanup_timer(entry)  # D-37 the clean-up period starts when the message is locked
+            if entry.timer is not None:
+                self.qm.timers.cancel(entry.timer)
+                self._start_cleanup_timer(entry)  # D-37 the clean-up period starts when the message is locked
+            # else D-38 remove: an R_EndReceive removed the entry and its timer while the read waited
         # MS-MQRR:3.1.4.7:21 the sections, the arrival time (D-53: for peeks too) and sequence id
         sections = packet_sections(build_packet(message, self.packet_context), call.dw_max_body_size,
                                    call.dw_max_compound_message_size)
@@ -299,15 +351,19 @@ class RemoteReadServer:
     def r_cancel_receive(self, ph_context: bytes, dw_request_id: int) -> int:
         descriptor = self.context_handles.get(ph_context)
         if descriptor is None:
-            return HRESULT.MQ_ERROR_INVALID_HANDLE  # MS-MQRR:3.1.4.8:03
+            return self._unknown_handle()  # MS-MQRR:3.1.4.8:03 (D-44)
         queue = descriptor.queue_reference
-        if queue is None:
-            return HRESULT.MQ_ERROR_QUEUE_NOT_AVAILABLE
-        # MS-MQRR:3.1.4.8:04 the blocked call ends with MQ_ERROR_OPERATION_CANCELLED (D-17 this handle only)
-        status = self.qm.cancel_waiting_message_read_request(
-            queue, dw_request_id, HRESULT.MQ_ERROR_OPERATION_CANCELLED, descriptor)
+        if queue is None and self.qm.readings["D-74"] == "not-available":
+            return HRESULT.MQ_ERROR_QUEUE_NOT_AVAILABLE  # D-74 not-available: the queue was deleted
+        # MS-MQRR:3.1.4.8:04 the blocked call ends with MQ_ERROR_OPERATION_CANCELLED (D-17 own-handle: this
+        # handle only; queue-wide: 3.1.7.1.17 searches every descriptor of the queue)
+        scope = None if self.qm.readings["D-17"] == "queue-wide" else descriptor
+        status = HRESULT.STATUS_NOT_FOUND if queue is None else self.qm.cancel_waiting_message_read_request(
+            queue, dw_request_id, HRESULT.MQ_ERROR_OPERATION_CANCELLED, scope)  # D-74 literal: none waits
         if status != HRESULT.MQ_OK:
-            return status  # D-54 STATUS_NOT_FOUND: nothing was waiting
+            if self.qm.readings["D-54"] == "other-failure":
+                return HRESULT.MQ_ERROR  # D-54 other-failure
+            return status  # D-54 status-not-found: the Cancel event's status, nothing was waiting
         entry = self.pending_request_table.get((dw_request_id, ph_context))
         if entry is not None:
             self._remove_entry(entry)
@@ -320,7 +376,10 @@ class RemoteReadServer:
         return self._end(ph_context, dw_ack, dw_request_id, transactional=True)  # MS-MQRR:3.1.4.15:05
 
     def _end(self, ph_context, dw_ack, dw_request_id, transactional: bool) -> int:
+        readings = self.qm.readings
         if dw_ack not in (Ack.RR_NACK, Ack.RR_ACK):
+            if readings["D-55"] == "other-failure":
+                return HRESULT.MQ_ERROR  # D-55 other-failure
             return HRESULT.MQ_ERROR_INVALID_PARAMETER  # MS-MQRR:3.1.4.9:09 D-55 the IDL's range(1,2)
         if not any(key[1] == ph_context for key in self.pending_request_table):
             return HRESULT.MQ_ERROR_INVALID_HANDLE  # MS-MQRR:3.1.4.9:05 no entry for this handle
@@ -328,21 +387,31 @@ class RemoteReadServer:
         if entry is None:
             return HRESULT.MQ_ERROR_INVALID_PARAMETER  # MS-MQRR:3.1.4.9:06
         if entry.lookup_identifier == 0:
-            return HRESULT.MQ_ERROR_MESSAGE_NOT_FOUND  # D-38 its Start is still waiting
-        if entry.transactional != transactional:
-            return HRESULT.MQ_ERROR_TRANSACTION_USAGE  # D-69 the End must match the Start
+            if entry.waiting and readings["D-38"] == "keep":
+                return HRESULT.MQ_ERROR_MESSAGE_NOT_FOUND  # D-38 keep: its Start is still waiting
+            self._remove_entry(entry)  # D-38 remove (or D-52 keep: a failed start), as step 2 says
+            return HRESULT.MQ_ERROR_MESSAGE_NOT_FOUND  # MS-MQRR:3.1.4.9:07 LookupIdentifier 0 finds nothing
+        if entry.transactional and not transactional and readings["D-69"] == "refuse":
+            return HRESULT.MQ_ERROR_TRANSACTION_USAGE  # D-69 refuse: a transactional receive needs its End
+        # D-69 as-started: the End acts as the Start requires; literal: each End runs its own section
+        transactional = transactional if readings["D-69"] == "literal" else entry.transactional
         self._remove_entry(entry)
         descriptor = self.context_handles.get(ph_context)
         if descriptor is None:
-            return HRESULT.MQ_ERROR_INVALID_HANDLE
-        if descriptor.queue_reference is None:
-            return HRESULT.MQ_ERROR_QUEUE_NOT_AVAILABLE
+            return self._unknown_handle()  # D-44
+        if descriptor.queue_reference is None and readings["D-74"] == "not-available":
+            return HRESULT.MQ_ERROR_QUEUE_NOT_AVAILABLE  # D-74 not-available: the queue was deleted
         position = self._position(descriptor, entry.lookup_identifier)
         if position is None:
-            return HRESULT.MQ_ERROR_MESSAGE_NOT_FOUND  # MS-MQRR:3.1.4.9:07
+            return HRESULT.MQ_ERROR_MESSAGE_NOT_FOUND  # MS-MQRR:3.1.4.9:07 (D-74 literal: no queue to search)
         # MS-MQRR:3.1.4.9:04 / 3.1.4.9:08 RR_ACK deletes, RR_NACK makes it available again
-        # (MS-MQRR:3.1.4.15:05 transactional: the transaction decides, D-66)
-        return self.qm.dequeue_message_end(descriptor, position, dw_ack == Ack.RR_ACK, transactional)
+        # (MS-MQRR:3.1.4.15:05 transactional: the transaction decides)
+        status = self.qm.dequeue_message_end(descriptor, position, dw_ack == Ack.RR_ACK, transactional)
+        if transactional and dw_ack == Ack.RR_NACK and status == HRESULT.MQ_OK and readings["D-66"] == "released":
+            # MS-MQRR:3.1.4.15:04 D-66 released: out of its transaction, then available again
+            self.qm.withdraw_dequeue(position)
+            self.qm.dequeue_message_end(descriptor, position, delete_message=False)
+        return status  # D-66 stays-locked: Dequeue Message End changed nothing; the transaction decides
 
     @staticmethod
     def _position(descriptor, lookup_identifier: int):
@@ -358,7 +427,7 @@ class RemoteReadServer:
         entry.timer = self.qm.timers.schedule(deadline, lambda: self._cleanup_timer_expired(entry))
 
     def _cleanup_timer_expired(self, entry: PendingRequestEntry) -> None:
-        if entry.lookup_identifier == 0:
+        if entry.lookup_identifier == 0 and entry.waiting:
             self._start_cleanup_timer(entry)  # D-37 its read still waits: the entry is in use
             return
         self._remove_entry(entry)
@@ -371,8 +440,11 @@ class RemoteReadServer:
             self.qm.dequeue_message_end(descriptor, position, delete_message=False)
 
     def _remove_entry(self, entry: PendingRequestEntry) -> None:
-        self.pending_request_table.pop((entry.request_id, entry.queue_context_handle), None)
+        key = (entry.request_id, entry.queue_context_handle)
+        if self.pending_request_table.get(key) is entry:  # D-36 accept: a later start may have replaced it
+            del self.pending_request_table[key]
         self.qm.timers.cancel(entry.timer)
+        entry.timer = None
 
     # -- opnums 10, 12, 14: move, enlist, reject --------------------------------------------
 
@@ -380,9 +452,9 @@ class RemoteReadServer:
                        p_transaction_id: bytes | None) -> int:
         source = self.context_handles.get(ph_context_from)
         if source is None:
-            return HRESULT.MQ_ERROR_INVALID_HANDLE  # MS-MQRR:3.1.4.10
-        if source.access_type != QueueAccessType.ReceiveAccess:
-            return HRESULT.MQ_ERROR_ACCESS_DENIED  # D-49
+            return self._unknown_handle()  # MS-MQRR:3.1.4.10 (D-44)
+        if source.access_type != QueueAccessType.ReceiveAccess and self.qm.readings["D-49"] == "check":
+            return HRESULT.MQ_ERROR_ACCESS_DENIED  # D-49 check
         target = self.context_handles.get(self.move_contexts.get(ull_context_to))
         if target is None or target.access_type != QueueAccessType.MoveAccess:
             return HRESULT.MQ_ERROR_INVALID_HANDLE
@@ -411,22 +483,26 @@ class RemoteReadServer:
                                        pb_propagation_token: bytes | None,
                                        p_queue_format: QueueFormat | None) -> int:
         # MS-MQRR:3.1.4.12:03 the id and token must be there and agree with their size
-        if (p_transaction_id is None or len(p_transaction_id) != 16 or not any(p_transaction_id)
+        if (p_transaction_id is None or len(p_transaction_id) != 16
+                or (not any(p_transaction_id) and self.qm.readings["D-40"] == "refuse-zero")
                 or pb_propagation_token is None or not 0 <= cb_propagation_token <= 131072
                 or cb_propagation_token != len(pb_propagation_token)):
             return HRESULT.MQ_ERROR_INVALID_PARAMETER
         if p_transaction_id not in self.qm.transaction_collection:
-            self.qm.create_transaction(p_transaction_id)  # MS-MQRR:3.1.4.12:05 (D-40 once per id)
+            transaction = self.qm.create_transaction(p_transaction_id)  # MS-MQRR:3.1.4.12:05 (D-40 once per id)
+            if self.qm.readings["D-23"] == "keep-enlisted":
+                transaction.single_phase = False  # D-23 keep-enlisted: MS-DTC decides, not a restart
+                self.qm.persistence.record_transaction(transaction)
         return HRESULT.MQ_OK
 
     def r_set_user_acknowledgement_class(self, ph_context: bytes, lookup_id: int, us_class: int) -> int:
-        if us_class not in (0, MessageClass.MQMSG_CLASS_NACK_RECEIVE_REJECTED):
-            return HRESULT.MQ_ERROR_INVALID_PARAMETER  # D-58 MS-MQRR:3.1.4.14:03
+        if us_class not in (0, MessageClass.MQMSG_CLASS_NACK_RECEIVE_REJECTED) and self.qm.readings["D-58"] == "refuse":
+            return HRESULT.MQ_ERROR_INVALID_PARAMETER  # MS-MQRR:3.1.4.14:03 D-58 refuse: not a listed class
         descriptor = self.context_handles.get(ph_context)
         if descriptor is None:
-            return HRESULT.MQ_ERROR_INVALID_HANDLE  # MS-MQRR:3.1.4.14:04
-        if descriptor.access_type != QueueAccessType.ReceiveAccess:
-            return HRESULT.MQ_ERROR_ACCESS_DENIED  # D-49
+            return self._unknown_handle()  # MS-MQRR:3.1.4.14:04 (D-44)
+        if descriptor.access_type != QueueAccessType.ReceiveAccess and self.qm.readings["D-49"] == "check":
+            return HRESULT.MQ_ERROR_ACCESS_DENIED  # D-49 check
         position = self._position(descriptor, lookup_id)
         if position is None:
             return HRESULT.MQ_ERROR_MESSAGE_NOT_FOUND
@@ -434,10 +510,12 @@ class RemoteReadServer:
             for index, operation in enumerate(transaction.transactional_operation_collection):
                 if operation.message_position_reference is position:
                     if us_class:
-                        # MS-MQRR:3.1.4.14:05 the commit will remove it as rejected (a Move keeps the reason unused)
+                        # MS-MQRR:3.1.4.14:05 any nonzero usClass: the commit will remove it as rejected
+                        # (D-58 any-nonzero-rejects; a Move keeps the reason unused)
                         operation.dequeue_reason = MessageClass.MQMSG_CLASS_NACK_RECEIVE_REJECTED
                         # MS-MQRR:2.2.5.3:03 later reads show the class in the SubqueueHeader
-                        position.message_reference.set("acknowledgement_class", us_class)
+                        position.message_reference.set("acknowledgement_class",
+                                                       MessageClass.MQMSG_CLASS_NACK_RECEIVE_REJECTED)
                         self.qm.persistence.record_operation(transaction, operation, index)
                     return HRESULT.MQ_OK
         return HRESULT.MQ_ERROR_TRANSACTION_USAGE

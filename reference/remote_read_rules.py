@@ -49,7 +49,7 @@ def receive_parameters_valid(lookup_id: int, h_cursor: int, ul_action: int, ul_t
 class PendingRequestEntry:
     """MS-MQRR 3.1.1.2: a receive that waits for its R_EndReceive."""
     __slots__ = ("request_id", "queue_context_handle", "lookup_identifier", "time_stamp", "timer",
-                 "transactional")
+                 "transactional", "waiting")
 
     def __init__(self, request_id: int, queue_context_handle: bytes, lookup_identifier: int,
                  time_stamp: int, transactional: bool = False) -> None:
@@ -59,6 +59,7 @@ class PendingRequestEntry:
         self.time_stamp = time_stamp
         self.timer = None
         self.transactional = transactional
+        self.waiting = True  # its read has not ended yet (D-37, D-38, D-52)
 
 
 class ReceiveCall:

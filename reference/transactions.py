@@ -44,6 +44,23 @@ class TransactionEvents:
         operations.append(operation)
         self.persistence.record_operation(transaction, operation, len(operations) - 1)
 
+    def withdraw_dequeue(self, position) -> None:
+        """The transaction that holds `position` by a Dequeue forgets it (D-66 released: MS-MQRR 3.1.4.15's
+        RR_NACK); the store gets the shortened list afresh, since it keeps operations by index."""
+        for transaction in self.transaction_collection.values():
+            operations = transaction.transactional_operation_collection
+            kept = [op for op in operations if not (op.message_position_reference is position
+                                                    and op.operation_type is OperationType.Dequeue)]
+            if len(kept) == len(operations):
+                continue
+            operations[:] = kept
+            position.message_reference.transaction_identifier = None
+            self.persistence.record_transaction_ended(transaction)
+            self.persistence.record_transaction(transaction)
+            for index, operation in enumerate(kept):
+                self.persistence.record_operation(transaction, operation, index)
+            return
+
     def transaction_prepare(self, transaction_identifier: bytes, single_phase: bool = True) -> int:
         transaction = self.transaction_collection.get(transaction_identifier)
         if transaction is None:
@@ -78,8 +95,8 @@ class TransactionEvents:
             position.message_reference.transaction_identifier = None
             kind = operation.operation_type
             if kind is OperationType.Enqueue:
-                if position.state == PURGE_PENDING:
-                    self.message_position_deleted(queue, position, NACK_Q_PURGED)  # D-24
+                if position.state == PURGE_PENDING and self.readings["D-24"] == "purged":
+                    self.message_position_deleted(queue, position, NACK_Q_PURGED)  # D-24 purged
                 elif position in expired:
                     # D-25 a message that expired before the commit is never offered to a reader
                     self.message_position_deleted(queue, position, NACK_RECEIVE_TIMEOUT)
@@ -126,6 +143,8 @@ class TransactionEvents:
 
     def abort_unprepared_transactions(self) -> None:
         """MS-MQDMPR:3.1.3:02 at start, single-phase transactions do not survive (D-23)."""
+        keep_enlisted = self.readings["D-23"] == "keep-enlisted"
         for identifier, transaction in list(self.transaction_collection.items()):
-            if transaction.single_phase or not transaction.prepared:
+            # D-23 keep-enlisted: only SinglePhase ones go; an enlisted, unprepared one waits for MS-DTC
+            if transaction.single_phase or (not transaction.prepared and not keep_enlisted):
                 self.transaction_abort(identifier)

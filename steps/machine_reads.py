@@ -13,7 +13,8 @@ zero time-out:
   a request that holds nothing gives MQ_ERROR_INVALID_HANDLE or
   MQ_ERROR_INVALID_PARAMETER;
 * R_StartTransactionalReceive receives "rN" in an open transaction "tN", finished
-  by R_EndTransactionalReceive, which leaves the outcome to the transaction
+  by R_EndTransactionalReceive, which leaves the outcome to the transaction (RR_NACK may
+  also release the message at once, D-66: the machine learns which by looking)
   (MS-MQRR 3.1.4.13, 3.1.4.15); commit removes, abort puts back (3.1.4.4, 3.1.4.5);
   finishing a transaction twice gives MQ_ERROR_TRANSACTION_SEQUENCE;
 * R_CancelReceive of a request: nothing ever waits, so there is nothing to cancel
@@ -45,7 +46,9 @@ from protocol.constants import Ack, Action
 from protocol.hresult import HRESULT
 
 from .machine_lookups import SEEK_CLAUSES
+from .machine_support import label_and_priority
 from .machines import HANDLE, MAX_SIZE, MachineBase, step
+from .model import LOCKED
 
 
 class ReadMachine(MachineBase):
@@ -186,10 +189,13 @@ class ReadMachine(MachineBase):
     def end(self, request, ack):
         request_id = self.request_ids[request]
         if request in self.transactional_requests:
+            label = self.model.entries.get(request, (None, True))[0]
             status = self.target.end_transactional_receive(self.handle, Ack[ack], request_id)
             self.compare("end_transactional_receive", {"request": request, "ack": ack},
                          [("When", f'the client ends transactional "{request}" with {ack}')],
                          self.model.end_transactional_receive(request, ack), status)
+            if status == HRESULT.MQ_OK and ack == "RR_NACK" and label is not None:
+                self.nacked_in_transaction(label)
             return
         status = self.target.end_receive(self.handle, Ack[ack], request_id)
         self.compare("end_receive", {"request": request, "ack": ack},
@@ -197,6 +203,18 @@ class ReadMachine(MachineBase):
                      status)
         if status == HRESULT.MQ_OK and request in self.holding:
             self.ledger.release(self.holding.pop(request), deleted=ack == "RR_ACK")
+
+    def nacked_in_transaction(self, label: str) -> None:
+        """D-66 leaves RR_NACK in a transaction two readings, told apart by whether the message shows again."""
+        if "D-66" not in self.model.readings and self.model.state_of(label) == LOCKED:
+            out = self.target.read_queue(self.format_name, MAX_SIZE)
+            shown = out.hresult == HRESULT.MQ_OK and any(
+                label_and_priority(m.pp_packet_sections)[0] == label for m in out.messages)
+            self.model.readings["D-66"] = "released" if shown else "stays-locked"
+            if shown:
+                self.model.release_from_transaction(label)
+        if self.model.readings.get("D-66") == "released":
+            self.ledger.release(label, deleted=False)
 
     @rule(request=requests)
     @step

@@ -59,6 +59,7 @@ INVALID_HANDLE = "MQ_ERROR_INVALID_HANDLE"
 INVALID_PARAMETER = "MQ_ERROR_INVALID_PARAMETER"
 STATUS_NOT_FOUND = "STATUS_NOT_FOUND"
 STATUS_INVALID_HANDLE = "STATUS_INVALID_HANDLE"
+ANY_FAILURE = "any other failure"  # a reading that names no status: any failing HRESULT, no message
 
 LOOKUP_ACTIONS = {  # MS-MQRR 3.1.4.7 ulAction -> (peek?, seek direction)
     "MQ_LOOKUP_PEEK_CURRENT": (True, "current"), "MQ_LOOKUP_PEEK_NEXT": (True, "next"),
@@ -80,6 +81,13 @@ class Outcome:
 
     def plain(self) -> "Outcome":
         return Outcome(self.hresult, self.label)
+
+    def matches(self, actual: "Outcome") -> bool:
+        """`actual` is this outcome; ANY_FAILURE stands for every failing status ([MS-ERREF] 2.1)."""
+        if self.hresult != ANY_FAILURE:
+            return actual == self.plain()
+        name = actual.hresult
+        return actual.label is None and name != OK and (not name.startswith("0x") or int(name, 16) >= 0x80000000)
 
 
 @dataclass
@@ -257,7 +265,8 @@ class QueueModel:
         else:
             found = self._backward(named.key)
         if found is None:
-            return Outcome(NOT_FOUND)
+            # D-04: the seek ends at Start or End, for which 3.1.7.1.13 names no status
+            return self.by("D-04", {"not-found": Outcome(NOT_FOUND), "other-failure": Outcome(ANY_FAILURE)})
         if not peek:
             self._file(found, request)  # D-51: lookup receives are two-phase too
         return Outcome(OK, found.label)
@@ -280,7 +289,17 @@ class QueueModel:
         message = self.messages[label]
         if message.state == GONE:
             return Outcome(NOT_FOUND)
-        return Outcome(self._dequeue_message_end(message, ack == "RR_ACK", transactional))
+        status = self._dequeue_message_end(message, ack == "RR_ACK", transactional)
+        if transactional and ack == "RR_NACK" and status == OK and self.readings.get("D-66") == "released":
+            self.release_from_transaction(label)
+        return Outcome(status)
+
+    def release_from_transaction(self, label: str) -> None:
+        """D-66 released: RR_NACK takes the Dequeue out of its transaction, then ends it as a plain NACK."""
+        for operations in self.transactions.values():
+            if ("dequeue", label) in operations:
+                operations.remove(("dequeue", label))
+        self._dequeue_message_end(self.messages[label], delete=False, transactional=False)
 
     def end_transactional_receive(self, request: str, ack: str) -> Outcome:
         return self.end_receive(request, ack, transactional=True)

@@ -25,7 +25,7 @@ _OPENS = ("open_queue", "open_queue_for_move")
 _TAKES_A_HANDLE = frozenset({"close_queue", "create_cursor", "close_cursor", "purge_queue", "start_receive",
                              "cancel_receive", "end_receive", "move_message", "start_transactional_receive",
                              "set_user_acknowledgement_class", "end_transactional_receive"})
-_FORGETS = ("restart", "reset")
+_FORGETS = ("restart", "reset", "restart_holding_ports")
 _LAST_ARM = 8   # MS-MQMQ 2.2.7: QUEUE_FORMAT_TYPE_SUBQUEUE, the last declared union arm
 
 

@@ -148,6 +148,15 @@ def judge_split(pieces: Sequence[Piece], lay: Layout, max_body: int, max_cmh: in
     first = pieces[0]
     split = first.type in (ST_BIN_FIRST, ST_SRMP_FIRST)
     got = len(first.data)
+    if split and lay.srmp and lay.hdr_off is not None and lay.unit_size is None:
+        # D-62 header: a limit under 16 cuts the CompoundMessageHeader inside its fixed part
+        if got != lay.hdr_off + max_cmh:  # MS-MQRR 3.1.4.7
+            out.append(f"MS-MQRR 3.1.4.7: first section holds {got} bytes, cut inside the CompoundMessageHeader "
+                       f"(at {lay.hdr_off}) but not {max_cmh} bytes into it (dwMaxCompoundMessageSize)")
+        if first.alloc < lay.hdr_off + CMH_FIXED:  # MS-MQRR 3.1.4.7
+            out.append(f"MS-MQRR 3.1.4.7: first SectionSizeAlloc {first.alloc} ends inside the "
+                       f"CompoundMessageHeader's fixed part")
+        return max(first.alloc, got)
     if not lay.known:
         return first.alloc if split and first.alloc >= got else None
     size = lay.unit_size
@@ -178,6 +187,11 @@ def judge_split(pieces: Sequence[Piece], lay: Layout, max_body: int, max_cmh: in
         out.append(f"MS-MQRR 3.1.4.7: first SectionSizeAlloc is {first.alloc}, expected {want} "
                    f"(header size plus the full {size}-byte {what})")
     if first.alloc in ends and first.alloc >= got:
+        # D-61 literal: SectionSizeAlloc stops before the 0-3 padding bytes; the second section then holds the
+        # trailers alone (an ExtensionHeader, HeaderSize 12, first: they go after the padding) or the padding too
+        if (first.alloc != lay.padded_end and len(pieces) == 2
+                and pieces[1].data[:4] == (12).to_bytes(4, "little")):
+            return lay.padded_end
         return first.alloc
     return max(lay.padded_end, got)
 

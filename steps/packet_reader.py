@@ -46,6 +46,7 @@ from steps.packet_checks import (
     public_name,
     wstring,
 )
+from steps.packet_security import property_problems, security_header_problems
 
 SIGNATURE = 0x524F494C
 FLAG_BITS = {"RC": (0, 0x1F), "DM": (5, 3), "JN": (8, 1), "JP": (9, 1), "DQ": (10, 7),
@@ -89,6 +90,10 @@ class DecodedMessage:
     body_size: int = 0
     extension: bytes = b""
     privacy_level: int = 0
+    hash_algorithm: int = 0
+    encryption_algorithm: int = 0
+    security_header: dict | None = None        # Flags and the five sizes, when the packet has one
+    mqf_signature: tuple[int, int] | None = None  # MQFSignatureHeader (ID, Size), when the packet has one
     is_srmp: bool = False
     srmp_envelope: str | None = None
     compound_message: bytes | None = None
@@ -245,14 +250,10 @@ class _Decoder(TrailerReader):
     def security(self, o: int) -> int:
         w = "MS-MQMQ 2.2.20.6"
         fl, sid, key, sig, cert, prov = struct.unpack("<HHHHII", self.need(o, 16, w + ": SecurityHeader"))
-        if not (sid or key or sig or cert or prov):  # MS-MQMQ 2.2.20.6
-            self.bad(f"{w}: every SecurityData size is zero")
-        if fl & 0x10 or fl & 0xF00:  # MS-MQMQ 2.2.20.6
-            self.bad(f"{w}: AU or AS is not zero (Flags 0x{fl:04X})")
-        if (fl & 0xF) not in (0, 1, 2) or (fl & 0xF == 0 and sid):  # MS-MQMQ 2.2.20.6
-            self.bad(f"{w}: ST is {fl & 0xF} with SenderIdSize {sid}")
-        if cert > 0xFFFF:  # MS-MQMQ 2.2.20.6
-            self.bad(f"{w}: SenderCertSize {cert} is above 0xFFFF")
+        self.m.security_header = {"Flags": fl, "SenderIdSize": sid, "EncryptionKeySize": key, "SignatureSize": sig,
+                                  "SenderCertSize": cert, "ProviderInfoSize": prov}
+        for problem in security_header_problems(fl, sid, (sid, key, sig, cert, prov), cert):  # MS-MQMQ 2.2.20.6
+            self.bad(problem)
         total = 16 + sum(align4(n) for n in (sid, key, sig, cert, prov))  # MS-MQMQ 2.2.20.6
         self.need(o, total, w + ": SecurityData")
         return o + total
@@ -262,8 +263,8 @@ class _Decoder(TrailerReader):
         raw = self.need(o, 56, w + ": MessagePropertiesHeader")
         (m.acknowledgements, lab_len, m.message_class) = struct.unpack_from("<BBH", raw)
         m.correlation_id = raw[4:24]
-        (m.body_type, m.application_tag, m.body_size, alloc, m.privacy_level, _hash, _enc,
-         ext_size) = struct.unpack_from("<8I", raw, 24)
+        (m.body_type, m.application_tag, m.body_size, alloc, m.privacy_level, m.hash_algorithm,
+         m.encryption_algorithm, ext_size) = struct.unpack_from("<8I", raw, 24)
         if m.acknowledgements & 0x0F and not m.flags["AQ"]:  # MS-MQMQ 2.2.19.2
             self.bad("MS-MQMQ 2.2.19.2: acknowledgements are requested but there is no AdminQueue")
         if m.message_class & 0x1E00:  # MS-MQMQ 2.2.18.1.6
@@ -271,8 +272,8 @@ class _Decoder(TrailerReader):
                      "defined class nor within the custom mask 0xE1FF")
         if alloc < m.body_size:  # MS-MQMQ 2.2.19.3
             self.bad(f"{w}: AllocationBodySize {alloc} is below MessageSize {m.body_size}")
-        if m.privacy_level not in (0, 1, 3, 5):  # MS-MQMQ 2.2.19.3
-            self.bad(f"{w}: PrivacyLevel is {m.privacy_level}, not 0, 1, 3 or 5")
+        for problem in property_problems(m.privacy_level, m.hash_algorithm, m.encryption_algorithm):
+            self.bad(problem)  # MS-MQMQ 2.2.19.3 PrivacyLevel, HashAlgorithm, EncryptionAlgorithm
         if lab_len > 0xFA:  # MS-MQMQ 2.2.19.3
             self.bad(f"{w}: LabelLength is {lab_len}, above 0xFA")
         p = o + 56
@@ -319,6 +320,12 @@ class _Decoder(TrailerReader):
     def compound(self, o: int) -> int:
         m, w = self.m, "MS-MQRR 2.2.5.1.2.2"
         self.lay.hdr_off = o
+        self.lay.unit_off = self.lay.unit_size = None  # known once the 16 fixed bytes are read
+        if self.gap and self.gap[0] < o + 16 <= self.gap[1]:
+            # D-62 header: the cut fell inside the fixed part; the first section's SectionSizeAlloc (the
+            # gap's end) is where the header ends, so the trailers can still be read
+            m.compound_message = b""
+            return self.gap[1]
         _, _, size, body_size, body_off = struct.unpack(
             "<HHIII", self.need(o, 16, w + ": CompoundMessageHeader"))
         self.lay.unit_off, self.lay.unit_size = o + 16, size
@@ -359,6 +366,7 @@ class _Decoder(TrailerReader):
             self.need(o, size, w + ": MQFAddressHeader")
             o += align4(size)  # MS-MQMQ 2.2.20.1
         sid, _, size = struct.unpack("<HHI", self.need(o, 8, "MS-MQMQ 2.2.20.3: MQFSignatureHeader"))
+        self.m.mqf_signature = (sid, size)
         if sid != 0x015E:  # MS-MQMQ 2.2.20.3
             self.bad(f"MS-MQMQ 2.2.20.3: ID is 0x{sid:04X} not 0x015E")
         self.need(o, align4(8 + size), "MS-MQMQ 2.2.20.3: Signature")

@@ -203,6 +203,10 @@ def _check_field(world: World, decoded: DecodedMessage, field: str, text: str) -
         same(decoded.deadletter_path_name, None if text == "none" else expand(world, text))
     elif field == "AcknowledgementClass":
         same(decoded.acknowledgement_class, value(text))
+    elif field == "TimeToBeReceived":  # MS-MQMQ 2.2.19.2 UserHeader, seconds from SentTime; 0xFFFFFFFF: never
+        same(decoded.time_to_be_received, value(text))
+    elif field == "PrivacyLevel":  # MS-MQMQ 2.2.19.3
+        same(decoded.privacy_level, value(text))
     elif field.startswith("UserHeader flag "):
         same(decoded.flags[field[len("UserHeader flag "):]], int(text))
     elif field.startswith("ExtensionHeader flag "):

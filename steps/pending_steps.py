@@ -170,9 +170,12 @@ def split_packet(world, first, count, unit, second):
              f"{actual}-byte body (SectionSize {head.section_size} carries {count} of them)")
     else:
         got = len(decoded.compound_message or b"")
-        # D-62: the limit counts the CompoundMessageHeader data, or the header with its 16-byte fixed part
-        assert got in (count, count - 16), \
-            f"the first section carries {got} bytes of the compound message, not {count}"
+        # D-62: the limit counts the CompoundMessageHeader data (data), or the header with its 16 fixed bytes
+        assert got in (count, max(0, count - 16)), \
+            f"the first section carries {got} bytes of the compound message, not {count} (D-62 data) " \
+            f"or {max(0, count - 16)} (header)"
+        if count:
+            world.observe("D-62", "data" if got == count else "header")
     packet_size = decoded.packet_size
     room = head.section_size_alloc + tail.section_size_alloc
     assert 0 <= packet_size - room <= 3, \

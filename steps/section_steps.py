@@ -97,30 +97,68 @@ def whole_packet(world):
         f"buffer {len(section.p_section_buffer)} bytes, BaseHeader.PacketSize {packet_size}"
 
 
+@then(r"by D-62 the message came back whole (data) or cut in two (header)")
+def srmp_cut_by_d62(world):
+    """A limit between HTTPBodySize and the CompoundMessageHeader's whole size (16 bytes more): the Data fits
+    (D-62 data: one stFullPacket section) but the header does not (header: stSrmpFirstSection and
+    stSrmpSecondSection)."""
+    sections = _sections(world)
+    kinds = [section.section_buffer_type for section in sections]
+    if kinds == [SECTION_TYPES["stFullPacket"]]:
+        world.observe("D-62", "data")
+    elif kinds == [SECTION_TYPES["stSrmpFirstSection"], SECTION_TYPES["stSrmpSecondSection"]]:
+        world.observe("D-62", "header")
+    else:
+        raise AssertionError(f"section types {kinds}: D-62 allows one stFullPacket (data) or an "
+                             f"stSrmpFirstSection and an stSrmpSecondSection (header)")
+
+
 @then(r"the first section's SectionSizeAlloc counts the part of the body that was not sent")
 def first_alloc_counts_unsent(world):
-    """SectionSizeAlloc - SectionSize is the unsent body (compound message for SRMP), give or take
-    the 0-3 bytes that pad the header it ends (MS-MQRR 2.2.6, D-61)."""
+    """SectionSizeAlloc - SectionSize is the unsent body (compound message for SRMP), plus, by D-61, the 0-3
+    bytes that pad the header it ends (padded) or nothing (literal) (MS-MQRR 2.2.6, 3.1.4.7).  For SRMP the
+    cut is counted from the CompoundMessageHeader's Data (D-62 data) or from its start (header)."""
     first = _sections(world)[0]
     decoded = world.decoded
     if decoded.is_srmp:
-        total, sent = _compound_size(world), len(decoded.compound_message or b"")
+        unsent = _srmp_unsent(world, first)
     else:
-        total, sent = decoded.body_size, len(decoded.body)
-    unsent = total - sent
-    extra = first.section_size_alloc - first.section_size - unsent
-    assert 0 <= extra <= 3, \
+        unsent = decoded.body_size - len(decoded.body)
+    end = first.section_size + unsent  # where the body ends: 3.1.4.7's header size plus actualMessageSize
+    extra = first.section_size_alloc - end
+    assert extra in (0, -end % 4), \
         f"SectionSizeAlloc {first.section_size_alloc} - SectionSize {first.section_size} = " \
-        f"{first.section_size_alloc - first.section_size}, but {unsent} bytes of the body were not sent"
+        f"{first.section_size_alloc - first.section_size}, but {unsent} bytes of the body were not sent " \
+        f"(D-61 allows the body's end, {end}, or that end padded to 4 bytes)"
+    if end % 4:
+        world.observe("D-61", "padded" if extra else "literal")
 
 
-def _compound_size(world: World) -> int:
-    """HTTPBodySize of the CompoundMessageHeader: the full size, even when only part came back."""
+def _srmp_unsent(world: World, first) -> int:
+    """The bytes of the CompoundMessageHeader that the first section left out, by D-62's reading, which this
+    observes: the cut at the limit counted from the header's Data (data) or from its start (header)."""
+    data, decoded = _whole_packet(world)
+    compound = decoded.compound_message or b""
+    assert compound, "the whole message carries no compound message to compare with"
+    data_offset = data.index(compound)  # the ASCII compound message cannot occur in the headers before it
+    limit = world.notes["read limit"][1]
+    if first.section_size == data_offset + limit:
+        world.observe("D-62", "data")
+        return len(compound) - limit
+    assert first.section_size == data_offset - 16 + limit, \
+        f"the first section ends at {first.section_size}: neither {limit} bytes into the CompoundMessageHeader's " \
+        f"Data (at {data_offset}, D-62 data) nor {limit} bytes into the header (at {data_offset - 16}, header)"
+    world.observe("D-62", "header")
+    return 16 + len(compound) - limit
+
+
+def _whole_packet(world: World) -> tuple[bytes, object]:
+    """The message the scenario peeked, read again whole (peeks leave it in its queue): its bytes, decoded."""
     sent = world.sent.get(world.decoded.label)
     assert sent is not None, "the message was not sent by this scenario"
     out = world.target.read_queue(sent.format_name)
     for message in out.messages:
         whole = read_sections(message.pp_packet_sections, MAX_SIZE, MAX_SIZE)
         if whole.label == world.decoded.label:
-            return len(whole.compound_message or b"")
+            return bytes(message.pp_packet_sections[0].p_section_buffer), whole
     raise AssertionError(f"{world.decoded.label!r} is no longer in its queue")

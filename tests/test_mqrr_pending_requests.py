@@ -11,6 +11,7 @@ import pytest
 from protocol.constants import INFINITE, Ack, AcknowledgementsRequested as Acks, Action, MessageClass
 from protocol.hresult import HRESULT
 from reference.enumerations import MessagePositionState as State
+from reference.readings import Readings
 from reference.remote_read import RemoteReadServer
 from steps.packet_reader import read_sections
 from tests.test_mqrr_support import (
@@ -552,9 +553,29 @@ def test_mqrr_3_1_4_9_08_end_of_a_receive_whose_transaction_aborted_is_transacti
 
 
 @pytest.mark.parametrize("transactional_start", [True, False])
-def test_mqrr_3_1_4_15_06_an_end_that_does_not_match_its_start_is_refused(qm, server, transactional_start):
-    """MS-MQRR:3.1.4.15:06 (D-69) R_EndReceive for a transactional receive, or R_EndTransactionalReceive for a
-    plain one: MQ_ERROR_TRANSACTION_USAGE, and the receive stays pending (the matching End still works)."""
+def test_mqrr_3_1_4_15_06_an_end_acts_as_its_start_requires(qm, server, transactional_start):
+    """MS-MQRR:3.1.4.15:06 (D-69 as-started) R_EndReceive for a transactional receive, or R_EndTransactionalReceive
+    for a plain one (pTransactionId NULL, as 3.1.4.13 has the client pair it): the End does what the start
+    requires. RR_ACK then leaves a transactional receive to its transaction and deletes a plain one."""
+    _, fn = make_queue(qm, transactional=True)
+    message = send_tx(qm, fn, b"x")
+    handle = open_handle(server, fn)
+    start_tx(server, handle, uow(1) if transactional_start else None, RECEIVE, request_id=1)
+    other = server.r_end_receive if transactional_start else server.r_end_transactional_receive
+    assert other(handle, Ack.RR_ACK, 1) == HRESULT.MQ_OK
+    assert not entries(server)
+    if transactional_start:
+        assert state(message) == State.Locked and message.transaction_identifier == uow(1)
+        assert qm.transaction_commit(uow(1)) == HRESULT.MQ_OK
+    assert gone(message)
+
+
+@pytest.mark.parametrize("transactional_start", [True])
+def test_d69_refuse_an_end_that_does_not_match_its_start(qm, server, transactional_start):
+    """MS-MQRR:3.1.4.15:06 (D-69 refuse) R_EndReceive of a transactional receive (the client broke 3.1.4.13's
+    pairing; a plain receive ended by R_EndTransactionalReceive obeys it and is never refused):
+    MQ_ERROR_TRANSACTION_USAGE, and the receive stays pending (the matching End still works)."""
+    qm.readings = Readings({"D-69": "refuse"})
     _, fn = make_queue(qm, transactional=True)
     message = send_tx(qm, fn, b"x")
     handle = open_handle(server, fn)

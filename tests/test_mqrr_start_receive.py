@@ -107,7 +107,8 @@ def _run_table_case(qm, server, name, combo, transactional):
     arguments = (handle, messages[1].lookup_identifier if lookup else 0, cursor, action, 1000 if timeout else 0,
                  7, BIG, BIG)
     if transactional:
-        call = server.r_start_transactional_receive(*arguments, uow(1))
+        call = start_tx(server, handle, uow(1), action, lookup_id=arguments[1], cursor=cursor, timeout=arguments[4],
+                        request_id=7)  # the client enlisted uow(1) first (D-50)
     else:
         call = server.r_start_receive(*arguments)
     return action, messages, handle, call
@@ -144,7 +145,7 @@ def test_mqrr_3_1_4_13_08_action_table_with_a_transaction(qm, server, name, comb
     if not table_allows(action, *combo):
         assert call.hresult == HRESULT.MQ_ERROR_INVALID_PARAMETER
         assert not entries(server) and all(state(m) == State.Available for m in messages)
-        assert uow(1) not in qm.transaction_collection
+        assert not qm.transaction_collection[uow(1)].transactional_operation_collection
         return
     if action not in RECEIVES:
         assert call.hresult == HRESULT.MQ_ERROR_TRANSACTION_USAGE
@@ -628,40 +629,41 @@ def _srmp(body=b"<b/>", envelope="<se:Envelope/>"):
 
 @pytest.mark.parametrize("delta, max_body", [(0, 0), (0, BIG), (1, 0), (500, 3)])
 def test_mqrr_3_1_4_7_11_srmp_whole_when_compound_fits(qm, server, delta, max_body):
-    """MS-MQRR:3.1.4.7:11 / :06 / D-62 an SRMP message whose CompoundMessageHeader data fits
-    dwMaxCompoundMessageSize: one stFullPacket section, whatever dwMaxBodySize says."""
+    """MS-MQRR:3.1.4.7:11 / :06 / D-62 an SRMP message whose CompoundMessageHeader (16 fixed bytes and its
+    data) fits dwMaxCompoundMessageSize: one stFullPacket section, whatever dwMaxBodySize says."""
     _, fn = make_queue(qm)
     message, compound = _srmp()
     assert qm.send_message(fn, message) == (HRESULT.MQ_OK, 0)
     call = start(server, open_handle(server, fn), PEEK_CURRENT, max_body=max_body,
-                 max_compound=len(compound) + delta)
+                 max_compound=16 + len(compound) + delta)
     assert [s.section_buffer_type for s in call.pp_packet_sections] == [SectionType.stFullPacket]
-    out = decoded(call, max_body, len(compound) + delta)
+    out = decoded(call, max_body, 16 + len(compound) + delta)
     assert out.is_srmp and out.compound_message == compound and out.srmp_envelope == "<se:Envelope/>"
 
 
 @pytest.mark.parametrize("short_by", [1, 20])
 def test_mqrr_3_1_4_7_12_13_srmp_split_sections(qm, server, short_by):
-    """MS-MQRR:3.1.4.7:12 / :13 / D-62 dwMaxCompoundMessageSize < HTTPBodySize: stSrmpFirstSection (headers + the
-    first dwMaxCompoundMessageSize bytes of the compound data) and stSrmpSecondSection (the trailers); dwMaxBodySize
-    does not matter."""
+    """MS-MQRR:3.1.4.7:12 / :13 / D-62 dwMaxCompoundMessageSize < the CompoundMessageHeader's size (16 + HTTPBodySize):
+    stSrmpFirstSection (headers + the first dwMaxCompoundMessageSize bytes of the CompoundMessageHeader) and
+    stSrmpSecondSection (the trailers); dwMaxBodySize does not matter."""
     _, fn = make_queue(qm)
     message, compound = _srmp()
     qm.send_message(fn, message)
     handle = open_handle(server, fn)
     full = start(server, handle, PEEK_CURRENT).pp_packet_sections[0].p_section_buffer
-    limit = len(compound) - short_by
+    limit = 16 + len(compound) - short_by
     call = start(server, handle, PEEK_CURRENT, max_body=BIG, max_compound=limit)
     first, second = call.pp_packet_sections
     assert (first.section_buffer_type, second.section_buffer_type) == (SectionType.stSrmpFirstSection,
                                                                        SectionType.stSrmpSecondSection)
-    data_offset = full.index(compound)
-    assert first.section_size == data_offset + limit and first.p_section_buffer == full[:first.section_size]
-    assert first.section_size_alloc == data_offset + len(compound) + (-(data_offset + len(compound)) % 4)
+    header_offset = full.index(compound) - 16
+    assert first.section_size == header_offset + limit and first.p_section_buffer == full[:first.section_size]
+    end = header_offset + 16 + len(compound)
+    assert first.section_size_alloc == end + (-end % 4)
     assert second.section_size == second.section_size_alloc
     assert second.p_section_buffer == full[first.section_size_alloc:]
     out = decoded(call, BIG, limit)
-    assert out.is_srmp and out.compound_message == compound[:limit]
+    assert out.is_srmp and out.compound_message == compound[:limit - 16]
 
 
 def test_mqrr_3_1_4_7_07_binary_message_ignores_max_compound_size(qm, server):

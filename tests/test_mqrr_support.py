@@ -59,8 +59,13 @@ _LOOKUP_PEEKS = {Action.MQ_LOOKUP_PEEK_CURRENT, Action.MQ_LOOKUP_PEEK_NEXT, Acti
 
 def start_tx(server, handle: bytes, transaction_id: bytes | None, action: int = Action.MQ_ACTION_RECEIVE, *,
              lookup_id: int = 0, cursor: int = 0, timeout: int = 0, request_id: int = 1, max_body: int = BIG,
-             max_compound: int = BIG):
-    """R_StartTransactionalReceive; returns the ReceiveCall."""
+             max_compound: int = BIG, enlisted: bool = True):
+    """R_StartTransactionalReceive; returns the ReceiveCall.  The client enlists a transaction it has not used
+    before, as MS-MQRR 3.1.4.13 expects (D-50: a transaction the server never saw is refused), unless the test
+    says it did not."""
+    if enlisted and transaction_id is not None and transaction_id not in server.qm.transaction_collection:
+        token = b"\x01\x02\x03"
+        assert server.r_qm_enlist_remote_transaction(transaction_id, len(token), token, None) == HRESULT.MQ_OK
     return server.r_start_transactional_receive(handle, lookup_id, cursor, action, timeout, request_id, max_body,
                                                 max_compound, transaction_id)
 

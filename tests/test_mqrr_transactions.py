@@ -15,6 +15,7 @@ from protocol.constants import INFINITE, Access, Ack, AcknowledgementsRequested 
 from protocol.hresult import HRESULT
 from protocol.queue_format import from_format_name as describe
 from reference.enumerations import MessagePositionState as State
+from reference.readings import Readings
 from steps.packet_reader import read_sections
 from tests.test_mqrr_support import (
     BIG,
@@ -371,15 +372,18 @@ def test_mqrr_3_1_4_13_10_unknown_handle_and_bad_cursor(qm, server):
 @pytest.mark.parametrize("enlisted", [True, False])
 @pytest.mark.parametrize("outcome", ["commit", "abort"])
 def test_mqrr_3_1_4_13_14_receive_inside_a_transaction(qm, server, enlisted, outcome):
-    """MS-MQRR:3.1.4.13:14 / :13 / D-50 a receive with a transaction (enlisted, or unknown and then created keyed
-    by the given XACTUOW) locks the message in it: the commit deletes it, the abort makes it Available again."""
+    """MS-MQRR:3.1.4.13:14 / :13 / D-50 a receive in an enlisted transaction locks the message in it: the commit
+    deletes it, the abort makes it Available again.  A transaction never enlisted is refused (D-50 sequence)."""
     queue, fn = make_queue(qm, transactional=True)
     message = send_tx(qm, fn, b"x", label="m")
-    if enlisted:
-        enlist(server, uow(1))
     handle = open_handle(server, fn)
+    if not enlisted:
+        call = start_tx(server, handle, uow(1), RECEIVE, request_id=1, enlisted=False)
+        assert call.hresult == HRESULT.MQ_ERROR_TRANSACTION_SEQUENCE  # D-50 sequence
+        assert uow(1) not in qm.transaction_collection and state(message) == State.Available
+        assert not entries(server, handle)
+        return
     assert start_tx(server, handle, uow(1), RECEIVE, request_id=1).hresult == HRESULT.MQ_OK
-    assert uow(1) in qm.transaction_collection  # D-50
     assert state(message) == State.Locked and message.transaction_identifier == uow(1)
     assert server.pending_request_table[(1, handle)].lookup_identifier == message.lookup_identifier
     if outcome == "commit":
@@ -492,14 +496,20 @@ def test_mqrr_3_1_4_14_05_rejected_then_aborted_is_available_without_acknowledgm
 
 @pytest.mark.parametrize("us_class", [0x0001, MessageClass.MQMSG_CLASS_ACK_RECEIVE,
                                       MessageClass.MQMSG_CLASS_NACK_RECEIVE_TIMEOUT, 0xFFFF])
-def test_d58_other_classes_are_invalid_parameter(qm, server, us_class):
-    """D-58 (MS-MQRR:3.1.4.14:03) usClass other than 0 and 0xC004: MQ_ERROR_INVALID_PARAMETER, nothing changes."""
+@pytest.mark.parametrize("reading", ["any-nonzero-rejects", "refuse"])
+def test_d58_other_classes(qm, server, us_class, reading):
+    """D-58 (MS-MQRR:3.1.4.14:03 / :05) usClass other than 0 and 0xC004: a rejection like 0xC004 (the processing,
+    the reference's reading), or MQ_ERROR_INVALID_PARAMETER and nothing changes (`refuse`)."""
+    qm.readings = Readings({"D-58": reading})
     message, handle, admin, _ = _received_in_transaction(qm, server,
                                                          acknowledgements_requested=Acks.ACK_FULL_RECEIVE)
-    assert server.r_set_user_acknowledgement_class(handle, message.lookup_identifier, us_class) == \
-        HRESULT.MQ_ERROR_INVALID_PARAMETER
+    status = server.r_set_user_acknowledgement_class(handle, message.lookup_identifier, us_class)
     qm.transaction_commit(uow(1))
-    assert admin_classes(admin) == [MessageClass.MQMSG_CLASS_ACK_RECEIVE]
+    if reading == "refuse":
+        assert status == HRESULT.MQ_ERROR_INVALID_PARAMETER
+        assert admin_classes(admin) == [MessageClass.MQMSG_CLASS_ACK_RECEIVE]
+    else:
+        assert status == HRESULT.MQ_OK and admin_classes(admin) == [REJECTED]
 
 
 def test_mqrr_3_1_4_14_04_unknown_handle_is_invalid_handle(qm, server):
@@ -566,17 +576,34 @@ def test_mqrr_3_1_4_15_03_rr_ack_does_not_remove_before_commit(qm, server, outco
     assert gone(message) if outcome == "commit" else state(message) == State.Available
 
 
-def test_mqrr_3_1_4_15_05_rr_nack_leaves_the_message_to_the_transaction(qm, server):
-    """MS-MQRR:3.1.4.15:05 (A8) Dequeue Message End with iTransactional = True changes nothing on RR_NACK: the
-    message is not deleted, stays in the transaction, and the abort makes it Available (no decision yet settles
-    A8 against MS-MQRR:3.1.4.15:04)."""
+@pytest.mark.parametrize("outcome", ["commit", "abort"])
+def test_mqrr_3_1_4_15_04_rr_nack_releases_the_message_from_its_transaction(qm, server, outcome):
+    """MS-MQRR:3.1.4.15:04 / :05 (D-66 released) RR_NACK takes the Dequeue out of the transaction and makes the
+    message Available at once; the transaction's outcome no longer touches it."""
+    _, fn = make_queue(qm, transactional=True)
+    message = send_tx(qm, fn, b"x")
+    handle = open_handle(server, fn)
+    start_tx(server, handle, uow(1), RECEIVE, request_id=1)
+    assert server.r_end_transactional_receive(handle, Ack.RR_NACK, 1) == HRESULT.MQ_OK
+    assert state(message) == State.Available and not entries(server)
+    assert message.transaction_identifier is None
+    assert not qm.transaction_collection[uow(1)].transactional_operation_collection
+    finish = qm.transaction_commit if outcome == "commit" else qm.transaction_abort
+    assert finish(uow(1)) == HRESULT.MQ_OK
+    assert state(message) == State.Available
+
+
+def test_d66_stays_locked_leaves_the_message_to_the_transaction(qm, server):
+    """MS-MQRR:3.1.4.15:05 (A8, D-66 stays-locked) Dequeue Message End with iTransactional = True changes nothing
+    on RR_NACK: the message is not deleted, stays in the transaction, and the abort makes it Available."""
+    qm.readings = Readings({"D-66": "stays-locked"})
     _, fn = make_queue(qm, transactional=True)
     message = send_tx(qm, fn, b"x")
     handle = open_handle(server, fn)
     start_tx(server, handle, uow(1), RECEIVE, request_id=1)
     assert server.r_end_transactional_receive(handle, Ack.RR_NACK, 1) == HRESULT.MQ_OK
     assert not gone(message) and not entries(server)
-    assert message.transaction_identifier == uow(1)
+    assert state(message) == State.Locked and message.transaction_identifier == uow(1)
     qm.transaction_abort(uow(1))
     assert state(message) == State.Available
 

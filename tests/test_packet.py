@@ -2,6 +2,7 @@
 [MS-MQMQ] 2.2.19/2.2.20 and [MS-MQRR] 2.2.5-2.2.7 and 3.1.4.7 give, never with the
 module's own helpers."""
 
+import dataclasses
 import struct
 import uuid
 
@@ -12,6 +13,7 @@ from protocol.constants import INFINITE, SectionType
 from reference.enumerations import DeliveryGuarantee
 from reference.message import Message
 from reference.packet import PacketContext, build_packet, packet_sections, packet_size
+from reference.readings import Readings
 
 SOURCE = uuid.UUID("11111111-2222-3333-4444-555555555555")
 LOCAL = uuid.UUID("aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee")
@@ -415,15 +417,23 @@ def test_srmp_headers():
     assert u16(data, c) == 500
     assert (u32(data, c + 4), u32(data, c + 8), u32(data, c + 12)) == (len(COMPOUND), 40, 23)
     assert data[c + 16:c + 16 + len(COMPOUND)] == COMPOUND
-    assert (layout.header_size, layout.actual_message_size) == (c + 16, len(COMPOUND))
+    # D-62 header: actualMessageSize is the whole CompoundMessageHeader, counted from its start
+    assert (layout.header_size, layout.actual_message_size) == (c, 16 + len(COMPOUND))
     assert layout.trailer_offset == o["compound_end"] == o["ext"]
     assert not u32(build_packet(msg(), CTX).data, 60) & AH
+    data_reading = build_packet(srmp_msg(), dataclasses.replace(CTX, readings=Readings.parse("D-62:data")))
+    assert (data_reading.header_size, data_reading.actual_message_size) == (c + 16, len(COMPOUND))
+    assert data_reading.data == layout.data
 
 
-def test_srmp_sections_use_compound_limit():
-    layout = build_packet(srmp_msg(), CTX)
-    (full,) = packet_sections(layout, 0, len(COMPOUND))  # dwMaxBodySize is ignored for SRMP
+@pytest.mark.parametrize("reading", ["header", "data"])
+def test_srmp_sections_use_compound_limit(reading):
+    layout = build_packet(srmp_msg(), dataclasses.replace(CTX, readings=Readings.parse(f"D-62:{reading}")))
+    fixed = 16 if reading == "header" else 0  # D-62: the CompoundMessageHeader's fixed part counts or not
+    (full,) = packet_sections(layout, 0, fixed + len(COMPOUND))  # dwMaxBodySize is ignored for SRMP
     assert full.section_buffer_type == 0 and full.section_size == len(layout.data)
+    first, second = packet_sections(layout, 1 << 30, fixed + len(COMPOUND) - 1)
+    assert (first.section_buffer_type, second.section_buffer_type) == (3, 4)
     first, second = packet_sections(layout, 1 << 30, 10)
     assert (first.section_buffer_type, second.section_buffer_type) == (3, 4)
     assert first.p_section_buffer[16:] == layout.data[16:layout.header_size + 10]

@@ -185,6 +185,9 @@ def test_killing_a_writer_loses_and_duplicates_nothing(tmp_path):
                 break
     child.send_signal(signal.SIGKILL)
     child.wait()
+    for line in child.stdout:  # sends reported after the loop stopped reading and before the kill
+        if line.startswith("SENT"):
+            acknowledged = int(line.split()[1])
     assert acknowledged >= 0, "the writer never sent anything"
     target = connect(f"reference?store={db}&queue_manager_quota=1073741824")
     labels = _labels(target, fmt)

@@ -55,3 +55,16 @@ Feature: MS-MQDMPR 3.1.1 Abstract Data Model
     When the queue manager restarts
     Then "held" holds nothing
     And the acknowledgment classes for "r0" in "admin" are MQMSG_CLASS_NACK_Q_PURGED
+
+  @clause:MS-MQDMPR:3.1.1:02
+  Scenario: The queue manager keeps its identifier across a restart
+    Given the queue manager's identifier is noted
+    When the queue manager restarts
+    Then the queue manager's identifier is the noted one
+
+  @clause:MS-MQDMPR:3.1.1:02
+  Scenario: Messages sent before and after a restart name the same source queue manager
+    When the queue manager restarts
+    And message "a1" is sent to "orders"
+    And every message in "orders" is peeked
+    Then the packets of "r1" and "a1" name the same source queue manager

@@ -153,6 +153,44 @@ Feature: MS-MQDMPR 3.1.1.12 Message
       | 250    |
       | 400    |
 
+  @clause:MS-MQDMPR:3.1.1.12:07
+  Scenario: A message sent without a time to reach its queue is given four days
+    When message "m" is sent to "q" with:
+      | time to reach queue | not set |
+    Then the send is accepted with status 0
+    When the client peeks at "h"
+    Then the returned TimeToReachQueue is the SentTime plus 345600 seconds
+
+  @clause:MS-MQDMPR:3.1.1.12:07
+  Scenario Outline: A message sent without a time to reach its queue is late only after four days (<sent>)
+    When message "m" is sent to "q" with:
+      | time to reach queue | not set |
+      | sent                | <sent>  |
+    Then the send is accepted with status <status>
+    And "q" holds <left>
+
+    Examples:
+      | sent               | status | left    |
+      | 345000 seconds ago | 0      | "m"     |
+      | 346200 seconds ago | 3      | nothing |
+
+  @clause:MS-MQDMPR:3.1.1.12:08
+  Scenario: A message sent without a time to be received carries the infinite value
+    When message "m" is sent to "q" with:
+      | time to be received | not set |
+    And the client peeks at "h"
+    Then the returned packet shows:
+      | TimeToBeReceived | 0xFFFFFFFF |
+
+  @clause:MS-MQDMPR:3.1.1.12:08
+  Scenario: A message sent without a time to be received is still in its queue four hundred days later
+    When message "m" is sent to "q" with:
+      | time to be received | not set |
+    And 400 days pass
+    Then "q" holds "m"
+    When the client receives from "h"
+    Then the message returned is "m"
+
   @clause:MS-MQDMPR:3.1.1.12:09
   Scenario Outline: The acknowledgements a sender asks for decide which acknowledgments come
     When message "m" is sent to "q" with:
@@ -173,7 +211,7 @@ Feature: MS-MQDMPR 3.1.1.12 Message
       | negative receive                     | 2 seconds pass                 | MQMSG_CLASS_NACK_RECEIVE_TIMEOUT                        |
       | positive arrival and positive receive | the client receives from "h"   | MQMSG_CLASS_ACK_REACH_QUEUE and MQMSG_CLASS_ACK_RECEIVE |
 
-  @clause:MS-MQDMPR:3.1.1.12:10
+  @clause:MS-MQDMPR:3.1.1.12:10 @decision:D-26
   Scenario Outline: Positive journaling keeps a copy of a delivered message in the system journal
     When message "m" is sent to "q" with:
       | journal | <journal> |
@@ -186,16 +224,39 @@ Feature: MS-MQDMPR 3.1.1.12 Message
       | yes     | "the system journal" keeps a copy of "m" of class MQMSG_CLASS_NORMAL |
       | no      | "the system journal" has no copy of "m"                         |
 
-  @clause:MS-MQDMPR:3.1.1.12:10
-  Scenario: A message that is never delivered gets no positive journal copy
+  # D-26: a non-transactional message is delivered when it enters its queue (MS-MQQB 3.1.5.5.4 journals
+  # it at the session acknowledgment), or, for a local queue manager, when it is received.
+  @clause:MS-MQDMPR:3.1.1.12:10 @decision:D-26
+  Scenario: Positive journaling copies a message when it enters its queue, or when it is received
+    When message "m" is sent to "q" with:
+      | journal | yes |
+    Then by D-26 "the system journal" keeps a copy of "m" of class MQMSG_CLASS_NORMAL (on-delivery) or none (on-removal)
+    When the client receives from "h"
+    Then the message returned is "m"
+    And "the system journal" keeps a copy of "m" of class MQMSG_CLASS_NORMAL
+
+  @clause:MS-MQDMPR:3.1.1.12:10 @decision:D-26
+  Scenario: A message that expires in its queue has a positive journal copy only if entering the queue delivered it
     When message "m" is sent to "q" with:
       | journal             | yes |
       | time to be received | 1   |
     And 2 seconds pass
     Then "q" holds nothing
+    And by D-26 "the system journal" keeps a copy of "m" of class MQMSG_CLASS_NORMAL (on-delivery) or none (on-removal)
+
+  @clause:MS-MQDMPR:3.1.1.12:10
+  Scenario: A message that never reaches its queue gets no positive journal copy
+    When message "m" is sent to "q" with:
+      | journal             | yes             |
+      | sent                | 120 seconds ago |
+      | time to reach queue | 60              |
+    Then the send is accepted with status 3
+    And "q" holds nothing
     And "the system journal" has no copy of "m"
 
-  @clause:MS-MQDMPR:3.1.1.12:11
+  # D-26: expiry in the destination queue is a failed delivery when removal is delivery (on-removal);
+  # when entering the queue is delivery (on-delivery), the message had been delivered.
+  @clause:MS-MQDMPR:3.1.1.12:11 @decision:D-26
   Scenario Outline: Negative journaling keeps a copy of an undelivered message in the dead-letter queue
     When message "m" is sent to "q" with:
       | dead letter         | <dead letter> |
@@ -205,11 +266,26 @@ Feature: MS-MQDMPR 3.1.1.12 Message
     And <outcome>
 
     Examples:
-      | dead letter | outcome                                                                               |
-      | yes         | "the dead-letter queue" keeps a copy of "m" of class MQMSG_CLASS_NACK_RECEIVE_TIMEOUT |
-      | no          | "the dead-letter queue" has no copy of "m"                                            |
+      | dead letter | outcome                                                                                                                   |
+      | yes         | by D-26 "the dead-letter queue" keeps a copy of "m" of class MQMSG_CLASS_NACK_RECEIVE_TIMEOUT (on-removal) or none (on-delivery) |
+      | no          | "the dead-letter queue" has no copy of "m"                                                                                |
 
   @clause:MS-MQDMPR:3.1.1.12:11
+  Scenario Outline: Negative journaling keeps a copy of a message that never reaches its queue
+    When message "m" is sent to "q" with:
+      | dead letter         | <dead letter>   |
+      | sent                | 120 seconds ago |
+      | time to reach queue | 60              |
+    Then the send is accepted with status 3
+    And "q" holds nothing
+    And <outcome>
+
+    Examples:
+      | dead letter | outcome                                                                                   |
+      | yes         | "the dead-letter queue" keeps a copy of "m" of class MQMSG_CLASS_NACK_REACH_QUEUE_TIMEOUT |
+      | no          | "the dead-letter queue" has no copy of "m"                                                |
+
+  @clause:MS-MQDMPR:3.1.1.12:11 @decision:D-26
   Scenario: A delivered message gets no dead-letter copy
     When message "m" is sent to "q" with:
       | dead letter | yes |
@@ -217,7 +293,7 @@ Feature: MS-MQDMPR 3.1.1.12 Message
     Then the message returned is "m"
     And "the dead-letter queue" has no copy of "m"
 
-  @clause:MS-MQDMPR:3.1.1.12:11
+  @clause:MS-MQDMPR:3.1.1.12:11 @decision:D-26
   Scenario: An undelivered transactional message goes to the transactional dead-letter queue
     Given a transactional queue "ledger"
     And these messages were committed to "ledger":
@@ -227,3 +303,16 @@ Feature: MS-MQDMPR 3.1.1.12 Message
     Then "ledger" holds nothing
     And "the transactional dead-letter queue" keeps a copy of "tm" of class MQMSG_CLASS_NACK_RECEIVE_TIMEOUT
     And "the dead-letter queue" has no copy of "tm"
+
+  # A message that does not reach its queue in time is undelivered under every reading of D-26.
+  @clause:MS-MQDMPR:3.1.1.12:12
+  Scenario: An undelivered message with negative journaling goes to the dead-letter queue it names
+    Given a queue "own-dlq"
+    When message "m" is sent to "q" carrying:
+      | dead letter         | yes                                   |
+      | dead-letter path    | {computer}\private$\{name of own-dlq} |
+      | sent                | 120 seconds ago                       |
+      | time to reach queue | 60                                    |
+    Then the send is accepted with status 3
+    And "own-dlq" keeps a copy of "m" of class MQMSG_CLASS_NACK_REACH_QUEUE_TIMEOUT
+    And "the dead-letter queue" has no copy of "m"

@@ -22,14 +22,18 @@ Feature: MS-MQDMPR 3.1.2.4 Time To Be Received Timer and 3.1.7.2.7 Time To Be Re
       | 120      | 110    | 11    | nothing |
       | INFINITE | 600    | 86400 | "m"     |
 
-  @clause:MS-MQDMPR:3.1.2.4:01
-  Scenario: The time to be received counts from when the message was sent
+  # TimeToBeReceived is relative to SentTime (3.1.1.12), but 3.1.2.4 starts its timer at Enqueue
+  # Message with that duration: either is a deadline a server may keep (D-09).
+  @clause:MS-MQDMPR:3.1.2.4:01 @decision:D-09
+  Scenario: The time to be received counts from when the message was sent, or from when it arrived
     Given message "m" is sent to "inbox" with:
       | sent                | 50 seconds ago |
       | time to be received | 60             |
     When 5 seconds pass
     Then "inbox" holds "m"
     When 7 seconds pass
+    Then by D-09 "inbox" holds nothing (sent-time) or "m" (enqueue-time)
+    When 50 seconds pass
     Then "inbox" holds nothing
 
   @clause:MS-MQDMPR:3.1.2.4:01 @clause:MS-MQDMPR:3.1.7.2.7:02

@@ -62,15 +62,16 @@ Feature: MS-MQDMPR 3.1.4.4 Transaction Commit
     Then "ledger" holds nothing
     And the acknowledgments in "admin" answer "m2" and "m1" in that order
 
-  @clause:MS-MQDMPR:3.1.4.4:02
+  # D-24: the commit removes the purged enqueue as purged (purged) or makes it Available (survives).
+  @clause:MS-MQDMPR:3.1.4.4:02 @decision:D-24
   Scenario: A message sent in a transaction and purged before the commit never appears
     When the client sends these messages to "ledger" in transaction "t":
       | label | acknowledgements | admin queue |
       | n1    | negative receive | admin       |
     And the client purges the queue behind "h"
     And transaction "t" is committed
-    Then "ledger" holds nothing
-    And the acknowledgment classes for "n1" in "admin" are MQMSG_CLASS_NACK_Q_PURGED
+    Then by D-24 "ledger" holds nothing (purged) or "n1" (survives)
+    And by D-24 the acknowledgments of "n1" in "admin" are MQMSG_CLASS_NACK_Q_PURGED (purged) or none (survives)
 
   @clause:MS-MQDMPR:3.1.4.4:03
   Scenario: A committed transaction is gone: it can neither be committed again nor aborted
@@ -93,7 +94,9 @@ Feature: MS-MQDMPR 3.1.4.4 Transaction Commit
       | ulAction          |
       | MQ_ACTION_RECEIVE |
     And transaction "t" is committed
-    And the client starts R_StartTransactionalReceive on "h" in transaction "t" as "again" with:
+    And the client enlists transaction "t" with R_QMEnlistRemoteTransaction
+    Then the call returns MQ_OK
+    When the client starts R_StartTransactionalReceive on "h" in transaction "t" as "again" with:
       | ulAction          |
       | MQ_ACTION_RECEIVE |
     Then the message returned is "m2"

@@ -56,7 +56,9 @@ Feature: MS-MQDMPR 3.1.7.1.10 Dequeue Message, 3.1.7.1.11 Dequeue Message Begin 
     And cursor "c" peeks the current message
     Then the message returned is "after"
 
-  @clause:MS-MQDMPR:3.1.7.1.10:04 @decision:D-03
+  # Parked at End, the cursor finds nothing after it (D-11 parked-end) or the messages that came since
+  # (end-sees-arrivals); when it finds nothing, a receive that may not wait fails as D-03 says.
+  @clause:MS-MQDMPR:3.1.7.1.10:04 @decision:D-03 @decision:D-11
   Scenario: A cursor receive whose wait times out leaves the cursor past the end of the queue
     Given cursor "c" is created on "h"
     When in the background, cursor "c" receives with a time-out of 1000 ms as "r"
@@ -65,8 +67,9 @@ Feature: MS-MQDMPR 3.1.7.1.10 Dequeue Message, 3.1.7.1.11 Dequeue Message Begin 
     Then the call returns MQ_ERROR_IO_TIMEOUT
     When message "later" is sent to "inbox"
     And cursor "c" receives
-    Then by D-03 the call returns MQ_ERROR_MESSAGE_NOT_FOUND (dmpr) or MQ_ERROR_IO_TIMEOUT (msdn)
-    And "inbox" holds "later"
+    Then by D-11 the message returned is "later" (end-sees-arrivals) or the call fails (parked-end)
+    And where D-11 is parked-end, by D-03 the call returns MQ_ERROR_MESSAGE_NOT_FOUND (dmpr) or MQ_ERROR_IO_TIMEOUT (msdn)
+    And by D-11 "inbox" holds "later" (parked-end) or nothing (end-sees-arrivals)
 
   @clause:MS-MQDMPR:3.1.7.1.10:05 @clause:MS-MQDMPR:3.1.7.1.10:11
   Scenario: Without a cursor the receive takes the first message that is not locked
@@ -185,7 +188,7 @@ Feature: MS-MQDMPR 3.1.7.1.10 Dequeue Message, 3.1.7.1.11 Dequeue Message Begin 
     Then the call returns MQ_ERROR_TRANSACTION_SEQUENCE
     And "ledger" holds "m1"
 
-  @clause:MS-MQDMPR:3.1.7.1.12:02
+  @clause:MS-MQDMPR:3.1.7.1.12:02 @decision:D-66
   Scenario Outline: Ending a transactional read changes nothing; the transaction still decides
     Given a transactional queue "ledger"
     And messages "m1" were committed to "ledger"
@@ -194,14 +197,15 @@ Feature: MS-MQDMPR 3.1.7.1.10 Dequeue Message, 3.1.7.1.11 Dequeue Message Begin 
     When in transaction "t", the client starts a receive on "l" as "r"
     And the client ends transactional "r" with <ack>
     Then the call returns MQ_OK
-    And "ledger" holds nothing
+    And <held>
     When transaction "t" is aborted
     Then "ledger" holds "m1"
 
+    # MS-MQRR 3.1.4.15's RR_NACK may also take the message out of its transaction (D-66)
     Examples:
-      | ack     |
-      | RR_ACK  |
-      | RR_NACK |
+      | ack     | held                                                                    |
+      | RR_ACK  | "ledger" holds nothing                                                  |
+      | RR_NACK | by D-66 "ledger" holds "m1" (released) or nothing (stays-locked)        |
 
   @clause:MS-MQDMPR:3.1.7.1.12:03
   Scenario: A read ended with RR_NACK makes the message available again at its place

@@ -37,11 +37,12 @@ Feature: MS-MQDMPR 3.1.7.1.13 Read Message By Lookup Identifier, 3.1.7.3.2 Seek 
       | MQ_LOOKUP_PEEK_NEXT    |
       | MQ_LOOKUP_PEEK_PREV    |
 
-  @clause:MS-MQDMPR:3.1.7.1.13:02
-  Scenario Outline: A lookup with nothing before or after the message reports MQ_ERROR_MESSAGE_NOT_FOUND
+  # The seek returns Start or End and 3.1.7.1.13 names no status for it (D-04): any failure will do.
+  @clause:MS-MQDMPR:3.1.7.1.13:02 @decision:D-04
+  Scenario Outline: A lookup with nothing before or after the message fails and leaves the queue as it was
     Given "inbox" holds "m1" and "m2"
     When the client <verb> "<message>" by lookup id with <action> on "h"
-    Then the call returns MQ_ERROR_MESSAGE_NOT_FOUND
+    Then by D-04 the call returns MQ_ERROR_MESSAGE_NOT_FOUND (not-found) or any other failure (other-failure)
     And "inbox" holds "m1" and "m2"
 
     Examples:
@@ -50,6 +51,26 @@ Feature: MS-MQDMPR 3.1.7.1.13 Read Message By Lookup Identifier, 3.1.7.3.2 Seek 
       | peeks    | m2      | MQ_LOOKUP_PEEK_NEXT    |
       | receives | m1      | MQ_LOOKUP_RECEIVE_PREV |
       | receives | m2      | MQ_LOOKUP_RECEIVE_NEXT |
+
+  # Move Message without a transaction sets the source position Deleted (3.1.7.1.16): a server that
+  # keeps it in the list answers SeekCurrent on it with MQ_ERROR_MESSAGE_ALREADY_RECEIVED, one that
+  # takes it out finds no such lookup id (D-05).
+  @clause:MS-MQDMPR:3.1.7.1.13:02 @decision:D-05
+  Scenario Outline: A current lookup in its old queue of a message moved to a subqueue fails
+    Given a subqueue "held" of "inbox"
+    And "inbox" holds "m1" and "m2"
+    And "inbox;held" is opened for move as "to-held"
+    When the client moves "m1" from "h" to "to-held" without a transaction
+    And the client <verb> "m1" by lookup id with <action> on "h"
+    Then by D-05 the call returns MQ_ERROR_MESSAGE_NOT_FOUND (not-found) or MQ_ERROR_MESSAGE_ALREADY_RECEIVED (already-received)
+    And no message is returned
+    And "inbox" holds "m2"
+    And "inbox;held" holds "m1"
+
+    Examples:
+      | verb     | action                    |
+      | peeks    | MQ_LOOKUP_PEEK_CURRENT    |
+      | receives | MQ_LOOKUP_RECEIVE_CURRENT |
 
   @clause:MS-MQDMPR:3.1.7.3.3:02 @clause:MS-MQDMPR:3.1.7.1.13:02
   Scenario Outline: Peeking by lookup id at a locked message needs the message to allow it
@@ -139,7 +160,7 @@ Feature: MS-MQDMPR 3.1.7.1.13 Read Message By Lookup Identifier, 3.1.7.3.2 Seek 
       | no      | the client starts a lookup receive of "m3" with MQ_LOOKUP_RECEIVE_PREV on "h" as "r2" | m1    |
       | yes     | the client starts a lookup receive of "m3" with MQ_LOOKUP_RECEIVE_PREV on "h" as "r2" | m1    |
 
-  @clause:MS-MQDMPR:3.1.7.3.2:02
+  @clause:MS-MQDMPR:3.1.7.3.2:02 @decision:D-04
   Scenario: A backward seek follows the order of the queue, not the order of arrival
     Given these messages were sent to "inbox":
       | label | priority |
@@ -148,7 +169,8 @@ Feature: MS-MQDMPR 3.1.7.1.13 Read Message By Lookup Identifier, 3.1.7.3.2 Seek 
     When the client peeks "low" by lookup id with MQ_LOOKUP_PEEK_PREV on "h"
     Then the message returned is "high"
     When the client peeks "high" by lookup id with MQ_LOOKUP_PEEK_PREV on "h"
-    Then the call returns MQ_ERROR_MESSAGE_NOT_FOUND
+    Then by D-04 the call returns MQ_ERROR_MESSAGE_NOT_FOUND (not-found) or any other failure (other-failure)
+    And no message is returned
 
   @clause:MS-MQDMPR:3.1.7.1.13:03
   Scenario Outline: A lookup receive locks the message for a two-phase read

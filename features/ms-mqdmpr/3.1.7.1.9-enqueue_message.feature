@@ -8,7 +8,8 @@ Feature: MS-MQDMPR 3.1.7.1.9 Enqueue Message
 
   @clause:MS-MQDMPR:3.1.7.1.9:07
   Scenario Outline: Enqueue Message reports one of four statuses
-    Given a queue "small" with a quota of 2 KB
+    Given the queue manager's quota is 1048576 bytes
+    And a queue "small" with a quota of 2 KB
     When message "m" is sent to "small" with:
       | body size           | <body size>           |
       | sent                | <sent>                |
@@ -23,8 +24,9 @@ Feature: MS-MQDMPR 3.1.7.1.9 Enqueue Message
       | 100       | 120 seconds ago | 60                  | 3      |
 
   @clause:MS-MQDMPR:3.1.7.1.9:01
-  Scenario: The queue manager's quota (1 MB by default) counts the messages of every queue
-    Given a queue "other"
+  Scenario: The queue manager's quota counts the messages of every queue
+    Given the queue manager's quota is 1048576 bytes
+    And a queue "other"
     And message "big" is sent to "other" with:
       | body size | 600000 |
     When message "too much" is sent to "inbox" with:
@@ -38,7 +40,8 @@ Feature: MS-MQDMPR 3.1.7.1.9 Enqueue Message
 
   @clause:MS-MQDMPR:3.1.7.1.9:01
   Scenario: The queue manager's quota is checked before the queue's own quota
-    Given a queue "small" with a quota of 1 KB
+    Given the queue manager's quota is 1048576 bytes
+    And a queue "small" with a quota of 1 KB
     When message "huge" is sent to "small" with:
       | body size | 1100000 |
     Then the send is accepted with status 2
@@ -52,6 +55,24 @@ Feature: MS-MQDMPR 3.1.7.1.9 Enqueue Message
       | body size | 1200 |
     Then the send is accepted with status 1
     And "small" holds "first"
+
+  # D-07: a message sent in a transaction is in the queue's list (Locked) at once, but only becomes
+  # Available, where 3.1.7.2.2 adds its size, at the commit.
+  @clause:MS-MQDMPR:3.1.7.1.9:02 @decision:D-07
+  Scenario: A message sent in an open transaction counts against its queue's quota at once, or from its commit
+    Given a transactional queue "ledger" with a quota of 2 KB
+    And transaction "t1" is begun
+    And transaction "t2" is begun
+    And message "first" is sent to "ledger" in transaction "t1" with:
+      | body size | 1200 |
+    When message "second" is sent to "ledger" in transaction "t2" with:
+      | body size | 1200 |
+    Then by D-07 the send is accepted with status 1 (count-in-list) or 0 (count-when-available)
+    When transaction "t1" is committed
+    And transaction "t3" is begun
+    And message "third" is sent to "ledger" in transaction "t3" with:
+      | body size | 1200 |
+    Then the send is accepted with status 1
 
   @clause:MS-MQDMPR:3.1.7.1.9:08
   Scenario Outline: A message whose time to reach the queue ran out before it arrived is refused with status 3
@@ -80,7 +101,8 @@ Feature: MS-MQDMPR 3.1.7.1.9 Enqueue Message
 
   @clause:MS-MQDMPR:3.1.7.1.9:03
   Scenario Outline: A message that Enqueue Message refuses takes no sequence number
-    Given a queue "small" with a quota of 2 KB
+    Given the queue manager's quota is 1048576 bytes
+    And a queue "small" with a quota of 2 KB
     When message "m1" is sent to "small"
     And message "refused" is sent to "small" with:
       | body size           | <body size> |

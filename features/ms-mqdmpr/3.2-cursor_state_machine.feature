@@ -17,6 +17,28 @@ Feature: MS-MQDMPR 3.2 Cursor: 3.2.1.2 State Definition and the events of 3.2.7
     And cursor "c4" is created on "e"
     Then the cursors "c1", "c2", "c3" and "c4" all have different handles
 
+  # 3.2.7.2 - 3.2.7.4 define no transition for a cursor in WaitReceive or WaitPeek, and MSDN calls a
+  # second read on a busy cursor undefined: the server refuses it, in any way (D-12), and the
+  # read that waits is not disturbed.
+  @clause:MS-MQDMPR:3.2.1.2:01 @decision:D-12
+  Scenario Outline: A read through a cursor whose receive is waiting is refused and changes nothing
+    Given cursor "c" is created on "h"
+    When in the background, cursor "c" receives with a time-out of 5000 ms as "r"
+    And cursor "c" <read>
+    Then by D-12 the call returns MQ_ERROR_ILLEGAL_CURSOR_ACTION (refuse) or any other failure (other-failure)
+    And no message is returned
+    When message "m1" is sent to "inbox"
+    And the background call "r" completes
+    Then the message returned is "m1"
+    When the client ends "r" with RR_ACK
+    Then "inbox" holds nothing
+
+    Examples:
+      | read                      |
+      | peeks the current message |
+      | peeks the next message    |
+      | receives                  |
+
   @clause:MS-MQDMPR:3.2.1.2:01 @clause:MS-MQDMPR:3.2.7.1:01
   Scenario: A new cursor starts Unread before the first message
     Given "inbox" holds "m1" and "m2"
@@ -155,7 +177,9 @@ Feature: MS-MQDMPR 3.2 Cursor: 3.2.1.2 State Definition and the events of 3.2.7
     Then the call returns MQ_ERROR_MESSAGE_ALREADY_RECEIVED
     And "inbox" holds "m2"
 
-  @clause:MS-MQDMPR:3.2.7.6:01 @decision:D-03
+  # Unread at End: peek-next is illegal; what a seek from End finds is D-11's (nothing, or the
+  # messages that came since), and a receive that finds nothing fails as D-03 says.
+  @clause:MS-MQDMPR:3.2.7.6:01 @decision:D-03 @decision:D-11
   Scenario: A receive through a cursor that times out leaves the cursor Unread past the end
     Given "inbox" holds "m1"
     And cursor "c" is created on "h"
@@ -168,10 +192,12 @@ Feature: MS-MQDMPR 3.2 Cursor: 3.2.1.2 State Definition and the events of 3.2.7
     And cursor "c" peeks the next message
     Then the call returns MQ_ERROR_ILLEGAL_CURSOR_ACTION
     When cursor "c" peeks the current message
-    Then the call returns MQ_ERROR_IO_TIMEOUT
+    Then by D-11 the message returned is "m2" (end-sees-arrivals) or the call fails (parked-end)
+    And where D-11 is parked-end, the call returns MQ_ERROR_IO_TIMEOUT
     When cursor "c" receives
-    Then by D-03 the call returns MQ_ERROR_MESSAGE_NOT_FOUND (dmpr) or MQ_ERROR_IO_TIMEOUT (msdn)
-    And "inbox" holds "m2"
+    Then by D-11 the message returned is "m2" (end-sees-arrivals) or the call fails (parked-end)
+    And where D-11 is parked-end, by D-03 the call returns MQ_ERROR_MESSAGE_NOT_FOUND (dmpr) or MQ_ERROR_IO_TIMEOUT (msdn)
+    And by D-11 "inbox" holds "m2" (parked-end) or nothing (end-sees-arrivals)
 
   @clause:MS-MQDMPR:3.2.7.6:01
   Scenario: A peek through a cursor that times out leaves the cursor Unread where it was

@@ -80,7 +80,7 @@ Feature: MS-MQMQ 2.2.19.2 UserHeader
     When the queue manager restarts
     Then "orders" holds "r1"
 
-  @clause:MS-MQMQ:2.2.19.2:05
+  @clause:MS-MQMQ:2.2.19.2:05 @decision:D-26
   Scenario: Positive source journaling keeps a copy of a message that was received
     Given message "m1" is sent to "orders" carrying:
       | journal | yes |
@@ -92,7 +92,8 @@ Feature: MS-MQMQ 2.2.19.2 UserHeader
     When the client receives from "r"
     Then "the system journal" holds "m1"
 
-  @clause:MS-MQMQ:2.2.19.2:05
+  # D-26: expiry in its queue fails the delivery if removal is delivery (on-removal), not if entering was.
+  @clause:MS-MQMQ:2.2.19.2:05 @decision:D-26
   Scenario: Negative source journaling keeps a copy of a message that expired
     Given message "m1" is sent to "orders" carrying:
       | dead letter         | yes |
@@ -102,9 +103,18 @@ Feature: MS-MQMQ 2.2.19.2 UserHeader
       | UserHeader flag JP | 0 |
       | UserHeader flag JN | 1 |
     When 11 seconds pass
-    Then "the dead-letter queue" holds "m1"
+    Then by D-26 "the dead-letter queue" holds "m1" (on-removal) or nothing (on-delivery)
 
   @clause:MS-MQMQ:2.2.19.2:05
+  Scenario: Negative source journaling keeps a copy of a message that never reached its queue
+    When message "m1" is sent to "orders" with:
+      | dead letter         | yes             |
+      | sent                | 120 seconds ago |
+      | time to reach queue | 60              |
+    Then the send is accepted with status 3
+    And "the dead-letter queue" holds "m1"
+
+  @clause:MS-MQMQ:2.2.19.2:05 @decision:D-26
   Scenario: Without journaling requests no copies are kept
     Given message "m1" is sent to "orders" carrying:
       | time to be received | 10 |
@@ -153,12 +163,16 @@ Feature: MS-MQMQ 2.2.19.2 UserHeader
     And the returned packet shows:
       | UserHeader flag RC | 0 |
 
-  @clause:MS-MQMQ:2.2.19.2:10
-  Scenario: Acknowledgments cannot be asked for without an administration queue
+  # D-59: the set-up send may refuse such a message (refuse); if it takes it (accept), the packet it
+  # writes must still carry no acknowledgment bits, for they need an administration queue.
+  @clause:MS-MQMQ:2.2.19.2:10 @decision:D-59
+  Scenario: Acknowledgments asked for without an administration queue are refused, or never written
+    Given "orders" is opened with RECEIVE_ACCESS as "r"
     When message "m1" is sent to "orders" with:
       | acknowledgements | positive arrival |
-    Then the send is refused with MQ_ERROR_ILLEGAL_PROPERTY_VALUE
-    And "orders" holds nothing
+    Then by D-59 the send is refused with MQ_ERROR_ILLEGAL_PROPERTY_VALUE (refuse) or accepted (accept)
+    When the client receives from "r"
+    Then by D-59 the client received "m1", with no acknowledgment bits, (accept) or nothing (refuse)
 
   @clause:MS-MQMQ:2.2.19.2:10
   Scenario: Acknowledgments asked for come with their administration queue

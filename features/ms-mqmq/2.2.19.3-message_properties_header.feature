@@ -177,3 +177,70 @@ Feature: MS-MQMQ 2.2.19.3 MessagePropertiesHeader
     Then the returned packet shows:
       | body        | the quick brown fox |
       | MessageSize | 19                  |
+
+  # A server that neither signs nor encrypts still writes the three security fields; MS-MQMQ lists the
+  # values they may take, and EncryptionAlgorithm must suit PrivacyLevel.
+  @clause:MS-MQMQ:2.2.19.3:07 @clause:MS-MQMQ:2.2.19.3:08 @clause:MS-MQMQ:2.2.19.3:09
+  Scenario Outline: Every kind of message comes back with security fields MS-MQMQ allows (<shape>)
+    Given a transactional queue "tq"
+    And the client begins transaction "t"
+    And message "m1" is sent to "<queue>" carrying:
+      | body          | <body>        |
+      | delivery      | <delivery>    |
+      | transaction   | <transaction> |
+      | srmp envelope | <envelope>    |
+    And transaction "t" is committed
+    When every message in "<queue>" is peeked
+    Then the packet of "m1" has a PrivacyLevel, HashAlgorithm and EncryptionAlgorithm that MS-MQMQ allows
+
+    Examples:
+      | shape         | queue  | body | delivery    | transaction | envelope |
+      | express       | orders | x    | express     |             |          |
+      | recoverable   | orders | xyz  | recoverable |             |          |
+      | transactional | tq     | t    |             | t           |          |
+      | SRMP          | orders |      | express     |             | envelope |
+
+  @clause:MS-MQMQ:2.2.19.3:07 @clause:MS-MQMQ:2.2.19.3:09
+  Scenario Outline: A message sent with privacy level <level> keeps it, with an encryption algorithm that suits it
+    When message "m1" is sent to "orders" with:
+      | body          | secret  |
+      | privacy level | <level> |
+    Then the send is accepted with status 0, or not run if the target refuses privacy level <level>
+    When the client peeks at "h"
+    Then the returned packet shows:
+      | PrivacyLevel | <level> |
+      | body         | secret  |
+    And the returned packet has a PrivacyLevel, HashAlgorithm and EncryptionAlgorithm that MS-MQMQ allows
+
+    Examples:
+      | level |
+      | 0     |
+      | 1     |
+      | 3     |
+      | 5     |
+
+  @clause:MS-MQMQ:2.2.19.3:07 @clause:MS-MQMQ:2.2.19.3:08 @clause:MS-MQMQ:2.2.19.3:09
+  Scenario Outline: An acknowledgment the queue manager writes itself has security fields MS-MQMQ allows (<of>)
+    Given "admin" is opened with PEEK_ACCESS as "a"
+    When message "m1" is sent to "orders" with:
+      | acknowledgements | positive arrival |
+      | admin queue      | admin            |
+      | privacy level    | <privacy>        |
+    Then the send is accepted with status 0, or not run if the target refuses privacy level <privacy>
+    When the client peeks at "a"
+    Then the returned packet has a PrivacyLevel, HashAlgorithm and EncryptionAlgorithm that MS-MQMQ allows
+
+    Examples:
+      | of                | privacy |
+      | a plain message   | 0       |
+      | a private message | 5       |
+
+  @clause:MS-MQMQ:2.2.19.3:07 @clause:MS-MQMQ:2.2.19.3:08 @clause:MS-MQMQ:2.2.19.3:09
+  Scenario: A dead-letter copy the queue manager writes itself has security fields MS-MQMQ allows
+    When message "m1" is sent to "orders" with:
+      | dead letter         | yes             |
+      | sent                | 120 seconds ago |
+      | time to reach queue | 60              |
+    Then the send is accepted with status 3
+    When every message in "the dead-letter queue" is peeked
+    Then the packet of "m1" has a PrivacyLevel, HashAlgorithm and EncryptionAlgorithm that MS-MQMQ allows

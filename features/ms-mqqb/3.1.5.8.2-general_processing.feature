@@ -7,13 +7,15 @@ Feature: MS-MQQB 3.1.5.8.2 General Processing
     And a transactional queue "ledger"
     And a queue "admin"
 
-  @clause:MS-MQQB:3.1.5.8.2:01
+  # D-35: MS-MQQB rejects the arriving packet; what the sending application is told is outside
+  # MS-MQQB: a refusal (refuse), or MQ_OK and the NACK tells the story (accept-then-nack).
+  @clause:MS-MQQB:3.1.5.8.2:01 @decision:D-35
   Scenario Outline: A transactional message for a non-transactional queue is refused
     Given message "m1" is prepared with:
       | acknowledgements | <acks> |
       | admin queue      | admin  |
     When the prepared message "m1" reaches "orders" in transaction "t"
-    Then the send is refused with MQ_ERROR_TRANSACTION_USAGE
+    Then by D-35 the send is refused with MQ_ERROR_TRANSACTION_USAGE (refuse) or accepted (accept-then-nack)
     And the acknowledgments of "m1" in "admin" are <acknowledgments>
     And "orders" holds nothing
 
@@ -35,13 +37,13 @@ Feature: MS-MQQB 3.1.5.8.2 General Processing
     Then "ledger" holds "m1"
     And the acknowledgments of "m1" in "admin" are none
 
-  @clause:MS-MQQB:3.1.5.8.2:02
+  @clause:MS-MQQB:3.1.5.8.2:02 @decision:D-35
   Scenario Outline: A non-transactional message for a transactional queue is refused
     Given message "m1" is prepared with:
       | acknowledgements | <acks> |
       | admin queue      | admin  |
     When the prepared message "m1" reaches "ledger" outside a transaction
-    Then the send is refused with MQ_ERROR_TRANSACTION_USAGE
+    Then by D-35 the send is refused with MQ_ERROR_TRANSACTION_USAGE (refuse) or accepted (accept-then-nack)
     And the acknowledgments of "m1" in "admin" are <acknowledgments>
     And "ledger" holds nothing
 
@@ -66,7 +68,7 @@ Feature: MS-MQQB 3.1.5.8.2 General Processing
   # 3.1.7.15 sends only when SendInsecureNacks is TRUE.  Its default is FALSE and the
   # Target interface cannot change it, so this scenario checks the refusal and the
   # silence of the default setting only.
-  @clause:MS-MQQB:3.1.5.8.2:03
+  @clause:MS-MQQB:3.1.5.8.2:03 @decision:D-68
   Scenario Outline: A message for a queue that does not exist is refused, silently while insecure NACKs are off
     Given no queue "ghost" exists
     And message "m1" is prepared with:
@@ -80,3 +82,15 @@ Feature: MS-MQQB 3.1.5.8.2 General Processing
       | acks             |
       | negative arrival |
       | none             |
+
+  # D-68: a local send to an unknown queue brings no packet, so nothing requires the arrival NACK
+  # handling of 3.1.5.8.2; a server may still apply it (refuse+nack: NACK_BAD_DST_Q subject to
+  # SendInsecureNacks, and the dead-letter copy negative journaling asks for) or not (refuse-only).
+  @clause:MS-MQQB:3.1.5.8.2:03 @decision:D-68
+  Scenario: A message for a queue that does not exist is dead-lettered as it asked, or only refused
+    Given no queue "ghost" exists
+    And message "m1" is prepared with:
+      | dead letter | yes |
+    When the prepared message "m1" reaches "ghost"
+    Then the send is refused with MQ_ERROR_QUEUE_NOT_FOUND
+    And by D-68 "the dead-letter queue" keeps a copy of "m1" of class MQMSG_CLASS_NACK_BAD_DST_Q (refuse+nack) or none (refuse-only)

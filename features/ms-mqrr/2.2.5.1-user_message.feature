@@ -23,7 +23,7 @@ Feature: MS-MQRR 2.2.5.1 UserMessage
       | express     | hello | express     |
       | recoverable |       | recoverable |
 
-  @clause:MS-MQRR:2.2.5.1:01
+  @clause:MS-MQRR:2.2.5.1:07
   Scenario: A message for a queue named by its queue number carries the queue manager's GUID instead
     Given message "p1" is sent to "PRIVATE={queue manager}\{private number of orders}" carrying:
       | body | hello |

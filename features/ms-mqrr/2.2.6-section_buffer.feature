@@ -30,7 +30,7 @@ Feature: MS-MQRR 2.2.6 SectionBuffer
       | 5000 | 4194304 |
 
   @clause:MS-MQRR:2.2.6:01 @clause:MS-MQRR:2.2.6:02 @clause:MS-MQRR:2.2.6:03 @clause:MS-MQRR:2.2.6:04
-  @clause:MS-MQRR:2.2.6:05
+  @clause:MS-MQRR:2.2.6:05 @decision:D-61
   Scenario Outline: A body over the limit comes back as a first and a second binary section (<size> bytes, limit <limit>)
     Given message "m1" is sent to "orders" carrying:
       | body size | <size> |
@@ -68,7 +68,7 @@ Feature: MS-MQRR 2.2.6 SectionBuffer
     And the returned packet follows every layout rule
 
   @clause:MS-MQRR:2.2.6:01 @clause:MS-MQRR:2.2.6:02 @clause:MS-MQRR:2.2.6:03 @clause:MS-MQRR:2.2.6:04
-  @clause:MS-MQRR:2.2.6:05
+  @clause:MS-MQRR:2.2.6:05 @decision:D-61 @decision:D-62
   Scenario Outline: An SRMP message over the limit comes back as a first and a second SRMP section (limit <limit>)
     Given message "s1" is sent to "orders" carrying:
       | srmp envelope         | envelope                                 |
@@ -88,3 +88,19 @@ Feature: MS-MQRR 2.2.6 SectionBuffer
       | 0     |
       | 13    |
       | 39    |
+
+  @clause:MS-MQRR:3.1.4.7:11 @clause:MS-MQRR:3.1.4.7:12 @decision:D-62
+  Scenario Outline: A limit between the compound data and the whole CompoundMessageHeader cuts the message only if the header counts (limit <limit>)
+    Given message "s1" is sent to "orders" carrying:
+      | srmp envelope         | envelope                                 |
+      | srmp compound message | POST /msmq HTTP/1.1 forty bytes of data! |
+    When the client peeks at "h" with at most <limit> body bytes
+    Then by D-62 the message came back whole (data) or cut in two (header)
+    And every section's SectionSize is the length of its buffer
+    And the returned packet follows every layout rule
+
+    Examples:
+      | limit |
+      | 40    |
+      | 47    |
+      | 55    |

@@ -20,3 +20,22 @@ Feature: MS-MQRR 3.1.4.1 R_GetServerPort (Opnum 0)
     And a new TCP connection to the port returned binds RemoteRead 1.0 offering NDR 2.0
     Then the bind accepts NDR 2.0
     And R_GetServerPort called on that connection returns the same port
+
+  # The first port is the one the server answered on before the restart: its configured port.
+  @clause:MS-MQRR:3.1.4.1:02
+  Scenario Outline: A queue manager that finds its port taken as it starts serves 11 higher per port taken (<taken> taken)
+    Given a queue "orders"
+    And message "m1" is sent to "orders" with:
+      | delivery | recoverable |
+    When the queue manager restarts while <taken> <ports> of its sequence <are> held by another program
+    And R_GetServerPort is called
+    Then the port returned is the first port plus <step>
+    When "orders" is opened with RECEIVE_ACCESS as "h"
+    And the client receives from "h"
+    Then the message returned is "m1"
+
+    Examples:
+      | taken | ports | are | step |
+      | 0     | ports | are | 0    |
+      | 1     | port  | is  | 11   |
+      | 2     | ports | are | 22   |

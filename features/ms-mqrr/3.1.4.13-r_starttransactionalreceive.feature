@@ -136,19 +136,19 @@ Feature: MS-MQRR 3.1.4.13 R_StartTransactionalReceive (Opnum 13)
     And the message returned is "m1"
     And "ledger" holds "m2" and "m3"
 
-  @clause:MS-MQRR:3.1.4.13:13
-  Scenario Outline: A transaction the queue manager has never seen is created under its identifier
+  @clause:MS-MQRR:3.1.4.13:13 @decision:D-50
+  Scenario Outline: A transaction identifier that was never enlisted is refused or taken as a new transaction
     Given an XACTUOW "x" that the queue manager has never seen
     When the client starts R_StartTransactionalReceive on "h" in transaction "x" as "r" with:
       | ulAction          |
       | MQ_ACTION_RECEIVE |
-    Then the call returns MQ_OK
-    And the message returned is "m1"
-    And "ledger" holds "m2" and "m3"
+    Then by D-50 the call returns MQ_OK (implicit) or any other failure (sequence)
+    And by D-50 "ledger" holds "m2" and "m3" (implicit) or "m1", "m2" and "m3" (sequence)
     When the client ends transactional "r" with RR_ACK
-    And transaction "x" is <outcome>
-    Then the call returns MQ_OK
-    And "ledger" holds <left>
+    Then by D-50 the call returns MQ_OK (implicit) or MQ_ERROR_INVALID_HANDLE (sequence)
+    When transaction "x" is <outcome>
+    Then by D-50 the call returns MQ_OK (implicit) or MQ_ERROR_TRANSACTION_SEQUENCE (sequence)
+    And by D-50 "ledger" holds <left> (implicit) or "m1", "m2" and "m3" (sequence)
 
     Examples:
       | outcome   | left                   |
@@ -229,12 +229,12 @@ Feature: MS-MQRR 3.1.4.13 R_StartTransactionalReceive (Opnum 13)
     Then the call returns MQ_ERROR_MESSAGE_NOT_FOUND
     And the HRESULT is a failure code
 
-  @clause:MS-MQRR:3.1.4.13:14
+  @clause:MS-MQRR:3.1.4.13:14 @decision:D-04
   Scenario: A lookup past the last message finds nothing
     When the client starts R_StartTransactionalReceive on "h" in transaction "t" as "r" with:
       | LookupId   | ulAction               |
       | id of "m3" | MQ_LOOKUP_RECEIVE_NEXT |
-    Then the call returns MQ_ERROR_MESSAGE_NOT_FOUND
+    Then by D-04 the call returns MQ_ERROR_MESSAGE_NOT_FOUND (not-found) or any other failure (other-failure)
     And "ledger" holds "m1", "m2" and "m3"
 
   @clause:MS-MQRR:3.1.4.13:14 @clause:MS-MQRR:3.1.4.13:07

@@ -28,53 +28,55 @@ Feature: MS-MQRR 3.1.4.15 R_EndTransactionalReceive (Opnum 15)
     And transaction "t" is committed
     Then "ledger" holds "m2" and "m3"
 
-  @clause:MS-MQRR:3.1.4.15:04 @clause:MS-MQRR:3.1.4.15:05
-  Scenario Outline: RR_NACK leaves the message locked in its transaction until the outcome
+  @clause:MS-MQRR:3.1.4.15:04 @clause:MS-MQRR:3.1.4.15:05 @decision:D-66
+  Scenario Outline: RR_NACK makes the message available again, or leaves it to its transaction's outcome
     When the client starts R_StartTransactionalReceive on "h" in transaction "t" as "r" with:
       | ulAction          |
       | MQ_ACTION_RECEIVE |
     And the client ends transactional "r" with RR_NACK
     Then the call returns MQ_OK
-    And "ledger" holds "m2" and "m3"
+    And by D-66 "ledger" holds "m1", "m2" and "m3" (released) or "m2" and "m3" (stays-locked)
     When transaction "t" is <outcome>
-    Then "ledger" holds <left>
+    Then by D-66 "ledger" holds "m1", "m2" and "m3" (released) or <left> (stays-locked)
 
     Examples:
       | outcome   | left                |
       | committed | "m2" and "m3"       |
       | aborted   | "m1", "m2" and "m3" |
 
-  @clause:MS-MQRR:3.1.4.15:04
-  Scenario: After RR_NACK no other reader can take the message
+  @clause:MS-MQRR:3.1.4.15:04 @decision:D-66
+  Scenario: After RR_NACK another reader gets the message, unless its transaction still holds it
     Given "ledger" is opened with RECEIVE_ACCESS as "other reader"
     When the client starts R_StartTransactionalReceive on "h" in transaction "t" as "r" with:
       | ulAction          |
       | MQ_ACTION_RECEIVE |
     And the client ends transactional "r" with RR_NACK
     And the client receives from "other reader"
-    Then the message returned is "m2"
+    Then by D-66 the message returned is "m1" (released) or "m2" (stays-locked)
+    When transaction "t" is committed
+    Then by D-66 "ledger" holds "m2" and "m3" (released) or "m3" (stays-locked)
 
-  @clause:MS-MQRR:3.1.4.15:06
-  Scenario: A transactional receive cannot be ended with R_EndReceive
+  @clause:MS-MQRR:3.1.4.15:06 @decision:D-69
+  Scenario: A transactional receive ended with R_EndReceive is refused, or ended as it started or as R_EndReceive ends
     When the client starts R_StartTransactionalReceive on "h" in transaction "t" as "r" with:
       | ulAction          |
       | MQ_ACTION_RECEIVE |
     And the client ends "r" with RR_ACK
-    Then the call returns MQ_ERROR_TRANSACTION_USAGE
+    Then by D-69 the call returns MQ_ERROR_TRANSACTION_USAGE (refuse) or MQ_OK (as-started, literal)
     And "ledger" holds "m2" and "m3"
     When the client ends transactional "r" with RR_ACK
-    Then the call returns MQ_OK
+    Then by D-69 the call returns MQ_OK (refuse) or MQ_ERROR_INVALID_HANDLE (as-started, literal)
     When transaction "t" is aborted
-    Then "ledger" holds "m1", "m2" and "m3"
+    Then by D-69 "ledger" holds "m1", "m2" and "m3" (refuse, as-started) or "m2" and "m3" (literal)
 
-  @clause:MS-MQRR:3.1.4.15:06
-  Scenario Outline: A receive started without a transaction cannot be ended with R_EndTransactionalReceive
+  @clause:MS-MQRR:3.1.4.15:06 @decision:D-69
+  Scenario Outline: A receive started without a transaction is ended by R_EndTransactionalReceive, not refused
     When <start>
     And the client ends transactional "r" with RR_ACK
-    Then the call returns MQ_ERROR_TRANSACTION_USAGE
+    Then the call returns MQ_OK
     And "ledger" holds "m2" and "m3"
     When the client ends "r" with RR_ACK
-    Then the call returns MQ_OK
+    Then the call returns MQ_ERROR_INVALID_HANDLE
     When transaction "t" is aborted
     Then "ledger" holds "m2" and "m3"
 

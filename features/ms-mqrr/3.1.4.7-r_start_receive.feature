@@ -370,21 +370,23 @@ Feature: MS-MQRR 3.1.4.7 R_StartReceive (Opnum 7)
       | m1   | MQ_LOOKUP_RECEIVE_NEXT | m3       |
       | m3   | MQ_LOOKUP_RECEIVE_PREV | m1       |
 
-  @clause:MS-MQRR:3.1.4.7:25 @clause:MS-MQRR:3.1.4.7:21
+  @clause:MS-MQRR:3.1.4.7:25 @clause:MS-MQRR:3.1.4.7:21 @decision:D-04
   Scenario Outline: A lookup that finds no message fails with the status of its event
     When the client locks "m2" by lookup id with MQ_LOOKUP_RECEIVE_CURRENT on "h"
     And R_StartReceive is called on "h" with:
       | LookupId       | hCursor | ulAction | ulTimeout |
       | id of "<from>" | 0       | <action> | 0         |
-    Then the call returns <status>
+    Then <outcome>
 
+    # Nothing after or before the message: the seek gives End or Start, for which MS-MQDMPR 3.1.7.1.13
+    # names no status (D-04); a locked message under SeekCurrent has its statuses (3.1.7.3.3).
     Examples:
-      | from | action                    | status                     |
-      | m3   | MQ_LOOKUP_PEEK_NEXT       | MQ_ERROR_MESSAGE_NOT_FOUND |
-      | m1   | MQ_LOOKUP_PEEK_PREV       | MQ_ERROR_MESSAGE_NOT_FOUND |
-      | m3   | MQ_LOOKUP_RECEIVE_NEXT    | MQ_ERROR_MESSAGE_NOT_FOUND |
-      | m2   | MQ_LOOKUP_RECEIVE_CURRENT | MQ_ERROR_MESSAGE_NOT_FOUND |
-      | m2   | MQ_LOOKUP_PEEK_CURRENT    | MQ_ERROR_TRANSACTION_USAGE |
+      | from | action                    | outcome                                                                                              |
+      | m3   | MQ_LOOKUP_PEEK_NEXT       | by D-04 the call returns MQ_ERROR_MESSAGE_NOT_FOUND (not-found) or any other failure (other-failure) |
+      | m1   | MQ_LOOKUP_PEEK_PREV       | by D-04 the call returns MQ_ERROR_MESSAGE_NOT_FOUND (not-found) or any other failure (other-failure) |
+      | m3   | MQ_LOOKUP_RECEIVE_NEXT    | by D-04 the call returns MQ_ERROR_MESSAGE_NOT_FOUND (not-found) or any other failure (other-failure) |
+      | m2   | MQ_LOOKUP_RECEIVE_CURRENT | the call returns MQ_ERROR_MESSAGE_NOT_FOUND                                                          |
+      | m2   | MQ_LOOKUP_PEEK_CURRENT    | the call returns MQ_ERROR_TRANSACTION_USAGE                                                          |
 
   @clause:MS-MQRR:3.1.4.7:25 @clause:MS-MQRR:3.1.4.7:21
   Scenario: A lookup of a message that left the queue fails with MQ_ERROR_MESSAGE_NOT_FOUND
@@ -583,15 +585,16 @@ Feature: MS-MQRR 3.1.4.7 R_StartReceive (Opnum 7)
     When the background call "w" completes
     Then the call returns MQ_ERROR_OPERATION_CANCELLED
 
-  @clause:MS-MQRR:3.1.4.7:24
-  Scenario: A waiting peek can be cancelled with its handle and request id
+  # The peek actions raise Peek Message / Peek Next Message without iTag, so R_CancelReceive may not
+  # reach them, though this section says a pending call can be cancelled (D-18).
+  @clause:MS-MQRR:3.1.4.7:24 @decision:D-18
+  Scenario: A waiting peek can be cancelled with its handle and request id, or runs on to its time-out
     Given a queue "empty"
     And "empty" is opened with RECEIVE_ACCESS as "e"
-    When in the background, the client peeks at "e" with a time-out of INFINITE ms as "w"
+    When in the background, the client peeks at "e" with a time-out of 3000 ms as "w"
     And the client cancels "w"
-    Then the call returns MQ_OK
-    When the background call "w" completes
-    Then the call returns MQ_ERROR_OPERATION_CANCELLED
+    Then by D-18 the call returns MQ_OK (tagged) or any other failure (untagged)
+    And by D-18 the background call "w" ends with MQ_ERROR_OPERATION_CANCELLED (tagged) at once, or with MQ_ERROR_IO_TIMEOUT when its 3000 ms have passed (untagged)
 
   # -- request ids -------------------------------------------------------------------------------
 
@@ -659,9 +662,9 @@ Feature: MS-MQRR 3.1.4.7 R_StartReceive (Opnum 7)
       | 0        | 0       | MQ_ACTION_RECEIVE | 0         | 7           |
     Then the call returns MQ_ERROR_INVALID_PARAMETER
     And the background call "w" is still waiting
-    When the client cancels "w"
+    When message "m" is sent to "empty"
     And the background call "w" completes
-    Then the call returns MQ_ERROR_OPERATION_CANCELLED
+    Then the message returned is "m"
 
   @clause:MS-MQRR:3.1.4.7:16
   Scenario: The parameters are checked before the queue handle
@@ -875,7 +878,7 @@ Feature: MS-MQRR 3.1.4.7 R_StartReceive (Opnum 7)
       | 1     |
       | 10    |
 
-  @clause:MS-MQRR:3.1.4.7:35 @clause:MS-MQRR:3.1.4.7:12 @clause:MS-MQRR:3.1.4.7:13
+  @clause:MS-MQRR:3.1.4.7:35 @clause:MS-MQRR:3.1.4.7:12 @clause:MS-MQRR:3.1.4.7:13 @decision:D-62
   Scenario: dwMaxCompoundMessageSize cuts an SRMP message, whatever dwMaxBodySize says
     Given a queue "soap"
     And message "s1" is sent to "soap" with:

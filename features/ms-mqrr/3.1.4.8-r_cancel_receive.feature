@@ -61,7 +61,7 @@ Feature: MS-MQRR 3.1.4.8 R_CancelReceive (Opnum 8)
     Then the call returns MQ_OK
 
   @clause:MS-MQRR:3.1.4.8:04 @clause:MS-MQRR:3.1.4.7:24
-  Scenario Outline: Every kind of waiting read can be cancelled
+  Scenario Outline: Every kind of waiting receive can be cancelled
     Given cursor "c" is created on "h"
     When in the background, <read> with a time-out of INFINITE ms as "w"
     And the client cancels "w"
@@ -72,9 +72,24 @@ Feature: MS-MQRR 3.1.4.8 R_CancelReceive (Opnum 8)
     Then "inbox" holds "late"
 
     Examples:
+      | read                |
+      | cursor "c" receives |
+
+  # 3.1.4.7 says a pending call can be cancelled, yet raises Peek Message and Peek Next Message
+  # without a tag, which Cancel Waiting Message Read Request cannot match (D-18).
+  @clause:MS-MQRR:3.1.4.8:04 @clause:MS-MQRR:3.1.4.7:24 @decision:D-18
+  Scenario Outline: A waiting peek is cancelled, or runs on to its time-out
+    Given cursor "c" is created on "h"
+    When in the background, <read> with a time-out of 3000 ms as "w"
+    And the client cancels "w"
+    Then by D-18 the call returns MQ_OK (tagged) or any other failure (untagged)
+    And by D-18 the background call "w" ends with MQ_ERROR_OPERATION_CANCELLED (tagged) at once, or with MQ_ERROR_IO_TIMEOUT when its 3000 ms have passed (untagged)
+    When message "late" is sent to "inbox"
+    Then "inbox" holds "late"
+
+    Examples:
       | read                                    |
       | the client peeks at "h"                 |
-      | cursor "c" receives                     |
       | cursor "c" peeks at the current message |
 
   @clause:MS-MQRR:3.1.4.8:04
@@ -114,15 +129,19 @@ Feature: MS-MQRR 3.1.4.8 R_CancelReceive (Opnum 8)
     When the background call "w" completes
     Then the call returns MQ_ERROR_OPERATION_CANCELLED
 
-  @clause:MS-MQRR:3.1.4.8:03
-  Scenario: Cancel through another handle of the same queue does not reach the waiting read
+  # Step 2 raises Cancel Waiting Message Read Request for the handle's queue, which searches every
+  # descriptor of it (MS-MQDMPR 3.1.7.1.17): the cancel may reach the read (D-17 queue-wide) or not.
+  @clause:MS-MQRR:3.1.4.8:03 @decision:D-17 @decision:D-54
+  Scenario: Cancel through another handle of the same queue reaches the waiting read or fails
     Given "inbox" is opened with RECEIVE_ACCESS as "h2"
     When the client waits on "h" for up to INFINITE ms in the background as "w"
     And the client cancels the wait of "w" through "h2"
-    Then the call returns STATUS_NOT_FOUND
-    And the background call "w" is still waiting
+    Then by D-17 the call returns MQ_OK (queue-wide) or any other failure (own-handle)
+    And where D-17 is own-handle, by D-54 the call returns STATUS_NOT_FOUND (status-not-found) or any other failure (other-failure)
+    And where D-17 is own-handle, the background call "w" is still waiting
     When the client cancels "w"
-    And the background call "w" completes
+    Then by D-17 the call returns MQ_OK (own-handle) or any other failure (queue-wide)
+    When the background call "w" completes
     Then the call returns MQ_ERROR_OPERATION_CANCELLED
 
   @clause:MS-MQRR:3.1.4.8:03

@@ -99,3 +99,33 @@ Feature: MSDN Cursor Behavior Due to Errors (ERR)
     Then the call returns MQ_ERROR_INVALID_HANDLE
     When cursor "c" peeks the current message
     Then the message returned is "m1"
+
+  # Over MS-MQRR the buffer check is the client's: a client that cannot hand the message over whole
+  # ends the receive with RR_NACK (MS-MQRR 3.2.4.4.1), so "not removed" is the server's answer to that.
+  # Where a cursor that received stands afterwards is MS-MQDMPR 3.2's (Unread), not this clause's.
+  @clause:MSDN-CURSOR:ERR:05
+  Scenario Outline: A receive whose body did not fit, ended with RR_NACK, removes nothing (<through>)
+    Given a queue "bodies"
+    And message "b1" is sent to "bodies" with:
+      | body size | 200 |
+    And message "b2" is sent to "bodies" with:
+      | body size | 200 |
+    And "bodies" is opened with RECEIVE_ACCESS as "hb"
+    And cursor "cb" is created on "hb"
+    When cursor "cb" peeks the current message
+    And R_StartReceive is called on "hb" with:
+      | hCursor  | ulAction          | dwRequestId | dwMaxBodySize | dwMaxCompoundMessageSize |
+      | <cursor> | MQ_ACTION_RECEIVE | 7           | 16            | 16                       |
+    Then the message returned is "b1"
+    And the message came back in 2 sections
+    When the client ends request id 7 on "hb" with RR_NACK
+    Then the call returns MQ_OK
+    And "bodies" holds "b1" and "b2"
+    When the client receives from "hb"
+    Then the message returned is "b1"
+    And "bodies" holds "b2"
+
+    Examples:
+      | through    | cursor |
+      | no cursor  | 0      |
+      | the cursor | cb     |
