@@ -1,5 +1,7 @@
 """Loads the mqspec pytest plugin and the step vocabulary for every test run."""
 
+import pytest
+
 pytest_plugins = [
     "mqspec.pytest_plugin",
     "steps.setup_steps",
@@ -20,3 +22,18 @@ pytest_plugins = [
     "steps.arrival_readings_steps",
     "steps.remote_read_readings_steps",
 ]
+
+
+def pytest_addoption(parser):
+    parser.addoption("--variants", action="store_true",
+                     help="also run the tests marked `variants` (the whole suite per reading; make variants)")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("variants"):
+        return
+    skip = pytest.mark.skip(reason="not run: the whole suite per variant takes about 20 minutes; make variants "
+                                   "runs it (tests/test_readings.py makes the same proof in a cheaper form)")
+    for item in items:
+        if "variants" in item.keywords:
+            item.add_marker(skip)

@@ -46,6 +46,7 @@ from .target import (
 )
 
 _WHOLE = 0xFFFFFFFF  # a size limit no packet reaches: list_messages returns whole packets
+_CONFIGURABLE = {"pending_request_cleanup_ms": (1, 0xFFFFFFFF)}  # configure(): setting -> allowed range
 DEFAULT_CLEANUP_MS = _remote_read.DEFAULT_CLEANUP_MS
 
 
@@ -339,13 +340,11 @@ class InProcessTarget(Target):
         self._core.restart(clear=True)
         self._handles.clear()
 
-    CONFIGURABLE = {"pending_request_cleanup_ms": (1, 0xFFFFFFFF)}  # setting -> allowed range (configure)
-
     def configure(self, **settings: int) -> None:
         for name, value in settings.items():
-            if name not in self.CONFIGURABLE:
-                raise ValueError(f"cannot configure {name!r}; known: {', '.join(self.CONFIGURABLE)}")
-            low, high = self.CONFIGURABLE[name]
+            if name not in _CONFIGURABLE:
+                raise ValueError(f"cannot configure {name!r}; known: {', '.join(_CONFIGURABLE)}")
+            low, high = _CONFIGURABLE[name]
             if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
                 raise ValueError(f"{name} must be a whole number from {low} to {high}, not {value!r}")
 

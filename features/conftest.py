@@ -7,6 +7,9 @@ earlier one left in the machine-wide queues (journal, dead-letter) or the store.
 
 from __future__ import annotations
 
+import os
+import re
+
 import pytest
 
 from adapters import TargetError, connect
@@ -20,9 +23,19 @@ def pytest_generate_tests(metafunc):
 
 
 @pytest.fixture
-def target(target_url):
+def connect_url(target_url):
+    """The URL this process connects to: under pytest-xdist each worker hosts its own queue manager, so a
+    reference with a store gets a store file of its own (two queue managers never share one store)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker or not target_url.startswith("reference?"):
+        return target_url
+    return re.sub(r"(?<=[?&])store=([^&]+)", lambda m: f"store={m.group(1)}.{worker}", target_url)
+
+
+@pytest.fixture
+def target(connect_url):
     try:
-        target = connect(target_url)
+        target = connect(connect_url)
     except TargetError as error:
         pytest.exit(f"--target: {error}", returncode=4)
     if "reset" in target.capabilities:

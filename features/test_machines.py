@@ -28,6 +28,15 @@ def clauses(*ids: str):
     return decorate
 
 
+def decisions(*ids: str):
+    """Decorate a test with one `decision` marker per open decision whose readings its model accepts."""
+    def decorate(function):
+        for decision in reversed(ids):
+            function = pytest.mark.decision(decision, id=decision)(function)
+        return function
+    return decorate
+
+
 def run(machine, target_url: str, request) -> None:
     """Run one machine; on a failure, report the example minimised further (steps.machines.minimise)."""
     deep = bool(request.config.getoption("deep", default=False))
@@ -35,6 +44,7 @@ def run(machine, target_url: str, request) -> None:
     try:
         run_state_machine_as_test(bound, settings=machine_settings(deep))
     except AssertionError as error:
+        report_readings(bound, request)
         shorter = minimise(bound)
         if shorter is None:
             raise
@@ -43,6 +53,14 @@ def run(machine, target_url: str, request) -> None:
         for note in getattr(error, "__notes__", []):
             report.add_note(note)
         raise report from None
+    report_readings(bound, request)
+
+
+def report_readings(bound, request) -> None:
+    """The readings of open decisions the target showed, as the scenarios report theirs (mqspec.pytest_plugin)."""
+    for decision, readings in sorted(bound.seen.items()):
+        for reading in sorted(readings):
+            request.node.user_properties.append(("reading", f"{decision}={reading}"))
 
 
 @clauses("MS-MQDMPR:3.1.1.2:04", "MS-MQDMPR:3.1.7.1.9:04", "MS-MQDMPR:3.2.7.1:01", "MS-MQDMPR:3.2.7.2:01",
@@ -55,16 +73,18 @@ def run(machine, target_url: str, request) -> None:
          "MSDN-CURSOR:END:02", "MSDN-CURSOR:END:05", "MSDN-CURSOR:MULTI:01", "MSDN-CURSOR:MULTI:04",
          "MSDN-CURSOR:NA:01", "MSDN-CURSOR:NA:04", "MS-MQRR:3.1.4.9:04", "MSDN-CURSOR:ERR:01", "MSDN-CURSOR:ERR:02",
          "MSDN-CURSOR:PRIO:01", "MSDN-CURSOR:PRIO:02", "MSDN-CURSOR:PRIO:03", "MSDN-CURSOR:PRIO:05")
-def test_cursor_machine(target_url, request):
-    run(CursorMachine, target_url, request)
+@decisions("D-03")
+def test_cursor_machine(connect_url, request):
+    run(CursorMachine, connect_url, request)
 
 
 @clauses("MS-MQDMPR:3.1.1.2:04", "MS-MQDMPR:3.1.1.12:01", "MS-MQDMPR:3.1.7.1.9:03", "MS-MQDMPR:3.1.7.1.13:02",
          "MS-MQDMPR:3.1.7.1.13:03", "MS-MQDMPR:3.1.7.3.2:01", "MS-MQDMPR:3.1.7.3.2:02", "MS-MQDMPR:3.1.7.3.3:01",
          "MS-MQDMPR:3.1.7.3.3:02", "MS-MQDMPR:3.1.7.1.10:07", "MS-MQRR:3.1.4.7:09", "MS-MQRR:3.1.4.7:20",
          "MS-MQRR:3.1.4.9:04", "MS-MQRR:3.1.4.9:05", "MS-MQRR:3.1.4.9:06", "MS-MQRR:3.1.4.9:08")
-def test_lookup_machine(target_url, request):
-    run(LookupMachine, target_url, request)
+@decisions("D-04")
+def test_lookup_machine(connect_url, request):
+    run(LookupMachine, connect_url, request)
 
 
 @clauses("MS-MQDMPR:3.1.1.2:04", "MS-MQDMPR:3.1.7.1.9:05", "MS-MQDMPR:3.1.7.1.10:06", "MS-MQDMPR:3.1.7.1.10:07",
@@ -74,5 +94,6 @@ def test_lookup_machine(target_url, request):
          "MS-MQRR:3.1.4.9:05", "MS-MQRR:3.1.4.9:06", "MS-MQRR:3.1.4.9:07", "MS-MQRR:3.1.4.9:08",
          "MS-MQRR:3.1.4.13:14", "MS-MQRR:3.1.4.15:03", "MS-MQRR:3.1.4.15:05", "MSDN-CURSOR:MULTI:02",
          "MS-MQDMPR:3.1.7.1.9:03", "MS-MQDMPR:3.1.7.3.3:02")
-def test_read_machine(target_url, request):
-    run(ReadMachine, target_url, request)
+@decisions("D-04", "D-66")
+def test_read_machine(connect_url, request):
+    run(ReadMachine, connect_url, request)

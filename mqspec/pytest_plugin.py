@@ -12,6 +12,8 @@ Options
     --profile P       demand readings of open decisions: "windows" (what the specifications'
                       product-behaviour notes say Windows does), "reference" (the reference's),
                       or D-NN=reading,... (a scenario showing another reading fails)
+    --decided-only    a target that takes readings (reference?readings=D-NN:name) runs only the
+                      scenarios resting on those decisions, and the stateful machines
 
 A scenario tagged `@decision:D-NN` rests on that decision of spec/decisions.md (a
 `decision` property in JUnit); one that rests on an open decision records the
@@ -66,6 +68,9 @@ def pytest_addoption(parser):
     group.addoption("--deep", action="store_true", help="stateful machines run far more examples")
     group.addoption("--profile", default=None, metavar="P",
                     help="demand readings of open decisions: windows, reference, or D-NN=reading,...")
+    group.addoption("--decided-only", action="store_true",
+                    help="a target with readings=D-NN:name runs only the scenarios tagged with those decisions "
+                         "(and the stateful machines)")
 
 
 def pytest_configure(config):
@@ -223,6 +228,7 @@ def pytest_collection_modifyitems(session, config, items):
     except CatalogueError as error:
         raise pytest.UsageError(f"clause catalogue: {error}") from None
     wanted = set(config.getoption("clause"))
+    decided_only = config.getoption("decided_only")
     selected, deselected = [], []
     for item in items:
         clauses = [mark.args[0] for mark in item.iter_markers("clause")]
@@ -230,6 +236,9 @@ def pytest_collection_modifyitems(session, config, items):
             selected.append(item)
             continue
         if wanted and not wanted.intersection(clauses):
+            deselected.append(item)
+            continue
+        if decided_only and not _rests_on_its_readings(item):
             deselected.append(item)
             continue
         selected.append(item)
@@ -249,6 +258,15 @@ def pytest_collection_modifyitems(session, config, items):
     if deselected:
         config.hook.pytest_deselected(items=deselected)
         items[:] = selected
+
+
+def _rests_on_its_readings(item) -> bool:
+    """--decided-only: the item's target takes no readings, or the scenario carries one of their decisions."""
+    target = getattr(item, "callspec", None) and item.callspec.params.get("target_url")
+    query = str(target or "").partition("?")[2]
+    chosen = {part.partition(":")[0] for option in query.split("&") if option.startswith("readings=")
+              for part in option[len("readings="):].split(",")}
+    return not chosen or bool(chosen & {mark.args[0] for mark in item.iter_markers("decision")})
 
 
 def _waiver_reason(clauses, catalogue, waivers) -> str | None:

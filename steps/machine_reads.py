@@ -210,7 +210,7 @@ class ReadMachine(MachineBase):
             out = self.target.read_queue(self.format_name, MAX_SIZE)
             shown = out.hresult == HRESULT.MQ_OK and any(
                 label_and_priority(m.pp_packet_sections)[0] == label for m in out.messages)
-            self.model.readings["D-66"] = "released" if shown else "stays-locked"
+            self.learn_reading("D-66", "released" if shown else "stays-locked")
             if shown:
                 self.model.release_from_transaction(label)
         if self.model.readings.get("D-66") == "released":

@@ -91,6 +91,7 @@ class MachineBase(RuleBasedStateMachine):
     examples = 0
     clauses: dict[str, str] = {}   # action -> the clause a wrong answer breaks
     last_failure: tuple | None = None  # (calls, signature) of the latest failing example
+    seen: dict[str, set[str]] = {}     # open decision -> readings the target showed (bind gives each run its own)
 
     def __init__(self) -> None:
         super().__init__()
@@ -223,7 +224,7 @@ class MachineBase(RuleBasedStateMachine):
             # an open decision: any reading's outcome, and from now on that reading only
             reading = next((name for name, option in expected.options if option.matches(actual)), None)
             if reading is not None:
-                self.model.readings[expected.decision] = reading
+                self.learn_reading(expected.decision, reading)
                 expected = actual
         if not expected.matches(actual):
             raise AssertionError(self.failure(
@@ -309,6 +310,12 @@ class MachineBase(RuleBasedStateMachine):
             self.holding[alias] = got
         return alias
 
+    def learn_reading(self, decision: str, reading: str) -> None:
+        """The target showed `reading` of an open decision: the model holds it to that from now on, and the
+        test reports it (run.json's profile) through the class's `seen`."""
+        self.model.readings[decision] = reading
+        type(self).seen.setdefault(decision, set()).add(reading)
+
     @invariant()
     def queue_matches(self) -> None:
         out = self.target.read_queue(self.format_name, MAX_SIZE)
@@ -357,7 +364,7 @@ def machine_settings(deep: bool = False) -> settings:
 
 def bind(machine: type[MachineBase], url: str) -> type[MachineBase]:
     """A subclass of `machine` that talks to `url`, with its own example counter."""
-    return type(machine.__name__, (machine,), {"url": url, "examples": 0, "last_failure": None})
+    return type(machine.__name__, (machine,), {"url": url, "examples": 0, "last_failure": None, "seen": {}})
 
 
 def minimise(machine: type[MachineBase]) -> str | None:

@@ -81,7 +81,7 @@ def build(*, priority=3, label="", body=b"", ext=b"", mclass=0, corr=bytes(20), 
     lab = wz(label) if label else b""
     mph = struct.pack("<BBH20sIIIIIIII", acks, len(lab) // 2 if lab_len is None else lab_len,
                       mclass, corr, body_type, app_tag, len(body), len(body), privacy, 0x800E,
-                      0x6610, len(ext)) + lab + ext
+                      0x6610 if privacy == 5 else 0x6801, len(ext)) + lab + ext  # AES only with level 5
     body_off = mph_off + len(mph)
     mph = pad4(mph + body)
     out += mph

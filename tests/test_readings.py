@@ -8,6 +8,12 @@ scenarios and stateful machines, runs against every variant in one pytest run
 (spread over the machine's cores).  Each variant must pass, and its profile (the
 readings the scenarios saw it take) must show its reading: a variant no scenario
 can tell from the reference proves nothing.
+
+The full proof is one whole suite per variant, about 20 minutes on 2 cores, so it
+carries the `variants` marker and runs by `make variants`.  Every run of the test
+suite makes the same proof in two cheaper parts: each variant on the scenarios
+resting on its decision (and the machines, which rest on several), and all the
+readings together on the whole suite.
 """
 
 from __future__ import annotations
@@ -27,6 +33,10 @@ from reference.readings import OPEN_DECISIONS
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = [f"reference?readings={decision}:{reading}"
             for decision, readings in OPEN_DECISIONS.items() for reading in readings[1:]]
+# every decision's second reading at once, then every third one: the readings must also work together
+TOGETHER = ["reference?readings=" + ",".join(f"{decision}:{readings[k]}" for decision, readings in
+                                             OPEN_DECISIONS.items() if len(readings) > k)
+            for k in range(1, max(map(len, OPEN_DECISIONS.values())))]
 
 
 def test_the_reference_knows_exactly_the_catalogues_open_decisions():
@@ -36,11 +46,11 @@ def test_the_reference_knows_exactly_the_catalogues_open_decisions():
     assert OPEN_DECISIONS == catalogue
 
 
-@pytest.mark.variants
-def test_every_variant_passes_the_whole_suite_and_shows_its_reading(tmp_path):
+def run_suite(tmp_path, targets: list[str], *options: str) -> dict:
+    """The features against `targets` in one pytest run; asserts every test passed, returns run.json's profile."""
     command = [sys.executable, "-m", "pytest", "features", "-q", "-p", "no:cacheprovider", "-n", "2",
-               "--results", str(tmp_path)]
-    for url in VARIANTS:
+               "--results", str(tmp_path), *options]
+    for url in targets:
         command += ["--target", url]
     run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=3600)
     failures = defaultdict(list)
@@ -51,10 +61,39 @@ def test_every_variant_passes_the_whole_suite_and_shows_its_reading(tmp_path):
     assert not failures, "\n".join(f"{target}: {len(names)} failed, e.g. {names[:3]}"
                                    for target, names in failures.items())
     assert run.returncode == 0, run.stdout[-3000:]
-    profile = json.loads((tmp_path / "run.json").read_text())["profile"]
-    unseen = []
-    for url in VARIANTS:
-        decision, reading = url.split("=", 1)[1].split(":")
+    return json.loads((tmp_path / "run.json").read_text())["profile"]
+
+
+def unseen(profile: dict, url: str, chosen: str) -> list[str]:
+    """The readings of `chosen` ("D-NN:name,...") that the scenarios did not see `url` take."""
+    missing = []
+    for part in chosen.split(","):
+        decision, reading = part.split(":")
         if profile.get(url, {}).get(decision) != [reading]:
-            unseen.append(f"{url}: the scenarios saw {profile.get(url, {}).get(decision)}")
-    assert not unseen, "variants the suite cannot tell from the reference:\n" + "\n".join(unseen)
+            missing.append(f"{url if len(url) < 80 else decision}: the scenarios saw "
+                           f"{profile.get(url, {}).get(decision)}, not [{reading!r}]")
+    return missing
+
+
+def test_every_variant_passes_the_scenarios_of_its_decision_and_shows_its_reading(tmp_path):
+    """Each variant alone, on the scenarios resting on its decision (--decided-only); each must show its
+    reading: a variant no scenario can tell from the reference proves nothing."""
+    profile = run_suite(tmp_path, VARIANTS, "--decided-only")
+    missing = [line for url in VARIANTS for line in unseen(profile, url, url.split("=", 1)[1])]
+    assert not missing, "variants the suite cannot tell from the reference:\n" + "\n".join(missing)
+
+
+def test_all_readings_together_pass_the_whole_suite(tmp_path):
+    """Every decision's other reading at once (then every third one): the whole suite, scenarios and machines,
+    passes, and shows each reading."""
+    profile = run_suite(tmp_path, TOGETHER)
+    missing = [line for url in TOGETHER for line in unseen(profile, url, url.split("=", 1)[1])]
+    assert not missing, "readings the suite did not see:\n" + "\n".join(missing)
+
+
+@pytest.mark.variants
+def test_every_variant_passes_the_whole_suite_and_shows_its_reading(tmp_path):
+    """The full proof, one whole suite per variant (`make variants`, about 20 minutes on 2 cores)."""
+    profile = run_suite(tmp_path, VARIANTS)
+    missing = [line for url in VARIANTS for line in unseen(profile, url, url.split("=", 1)[1])]
+    assert not missing, "variants the suite cannot tell from the reference:\n" + "\n".join(missing)

@@ -3,8 +3,9 @@
 `mqspec serve` hosts the reference on a free loopback port; the suite runs once in
 process and once with --target mqrr://127.0.0.1:PORT, and every scenario must get
 the same verdict both ways.  The only differences allowed are the capabilities one
-side lacks: scenarios that need the RPC layer (IDL and transport rules) are not run
-in process and must pass over the wire; scenarios that pass NULL for a [ref]
+side lacks: scenarios that need the RPC layer (IDL and transport rules) or a listener
+that can find its port taken (port_conflict) are not run in process and must pass over
+the wire; scenarios that pass NULL for a [ref]
 pointer (which no RPC stub can send) are not run over the wire and must pass in
 process.
 """
@@ -19,7 +20,7 @@ from pathlib import Path
 from tests.serving import served
 
 ROOT = Path(__file__).resolve().parent.parent
-WIRE_ONLY = "not run: needs rpc"
+WIRE_ONLY = ("not run: needs rpc", "not run: needs port_conflict")  # a listener only a served target has
 IN_PROCESS_ONLY = "not run: needs null_references"
 
 

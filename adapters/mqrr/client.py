@@ -71,6 +71,7 @@ class MqrrTarget(Target):
             raise ConnectError(f"{host}:{port} serves MS-MQRR but not the mqspec control interface that sets "
                                "scenes up (queues, sending, time); see docs/control.md") from None
         self._identity = identity
+        self._first_port, self._moved = port, False   # restart_holding_ports() moves the server; close() undoes it
         self.name = f"mqrr://{host}:{port} ({identity['name']})"
         self.capabilities = frozenset(identity["capabilities"]) | {"rpc", "drop_connection"}
         self.send_insecure_nacks = identity["send_insecure_nacks"]
@@ -228,6 +229,25 @@ class MqrrTarget(Target):
 
     def restart(self) -> None:
         self._invoke("restart")
+        self._identity = self._invoke("identity")   # MS-MQDMPR:3.1.1:02 read again, never assumed to survive
+
+    def configure(self, **settings: int) -> None:
+        self._invoke("configure", **settings)
+
+    def restart_holding_ports(self, count: int) -> None:
+        port = self._invoke("restart_holding_ports", count=count)   # the port RemoteRead is served on now
+        self._move_to(port)
+        self._moved = port != self._first_port
+        self._identity = self._invoke("identity")
+
+    def _move_to(self, port: int) -> None:
+        """New connections go to `port`: this client's, and the control channel's of every client sharing it."""
+        old_rr, old_control = self._rr, self._control.pool
+        self._rr = Pool(self.host, port, (REMOTE_READ_UUID, "1.0"), **self._options)
+        self._control.pool = Pool(self.host, port, (CONTROL_UUID, "%d.%d" % CONTROL_VERSION), **self._options)
+        self.port = port
+        old_rr.close()
+        old_control.close()
 
     def reset(self) -> None:
         self._invoke("reset")
@@ -257,6 +277,8 @@ class MqrrTarget(Target):
     def close(self) -> None:
         self._rr.close()
         self._await_rundown()
+        if self._owns_control and self._moved:
+            self._invoke("restart_holding_ports", count=0)   # back to the first port, where the next client looks
         if self._owns_control:
             self._control.close()
 

@@ -39,7 +39,7 @@ OPERATIONS = {
     "identity": None, "create_queue": None, "delete_queue": None, "send": None,
     "begin_transaction": None, "prepare_transaction": None, "commit_transaction": None,
     "abort_transaction": None, "elapse": "virtual_time", "restart": "restart", "list_messages": "list_messages",
-    "reset": "reset", "await_rundown": None,
+    "reset": "reset", "await_rundown": None, "configure": "configure", "restart_holding_ports": "port_conflict",
 }
 
 
@@ -110,6 +110,7 @@ class ControlService:
         self.target = target
         self.capabilities = capabilities   # what the wire client may announce (see identity)
         self.remote_read = remote_read     # forgets handles on restart; knows when an association ended
+        self.restart_holding_ports = None  # serve() sets it where it can choose its port again (port_conflict)
 
     def call(self, call: Call) -> bytes:
         if call.opnum != INVOKE:
@@ -139,6 +140,8 @@ class ControlService:
                     "capabilities": sorted(self.capabilities), "send_insecure_nacks": target.send_insecure_nacks}
         if op == "await_rundown":
             return self.remote_read.await_association_end(args["association"], args["timeout_ms"])
+        if op == "restart_holding_ports":
+            return self.restart_holding_ports(**args)   # the port RemoteRead is served on afterwards
         if op == "send":
             args = dict(args, properties=MessageProperties(**args["properties"]))
         result = getattr(target, op)(**args)

@@ -47,6 +47,7 @@ connection closes, every Interface bound on it hears ``association_ended`` once.
 
 from __future__ import annotations
 
+import errno
 import itertools
 import logging
 import secrets
@@ -98,6 +99,7 @@ class DceRpcServer:
         self.max_connections, self.max_stub, self.io_timeout = max_connections, max_stub, io_timeout
         self.secondary_address = b""
         self.stopping = False
+        self._pausing = False                  # relisten(): the accept thread ends, connections stay
         self._log = log
         self._lock = threading.Lock()
         self._connections = {}                 # connection id -> Connection
@@ -140,6 +142,39 @@ class DceRpcServer:
         self.thread_started(self._accept_thread)
         self._accept_thread.start()
         return self
+
+    def relisten(self, ports, before=None) -> int:
+        """Stop listening, run `before()`, then listen on the first of `ports` that is free and return it;
+        open connections stay.  A server restarting while its port is taken moves this way (MS-MQRR
+        3.1.4.1).  OSError (EADDRINUSE) when none is free: the server then listens nowhere until stop()."""
+        if self._listener is None or self.stopping or not ports:
+            raise RuntimeError("relisten() needs a started server and at least one port")
+        self._pausing = True
+        self._wake_w.send(b"p")
+        if self._accept_thread is not threading.current_thread():
+            self._accept_thread.join()
+        self._pausing = False
+        self._wake_r.recv(4096)                # the wake-up byte, so that the next poll waits again
+        self._listener.close()
+        if before is not None:
+            before()
+        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
+        for port in ports:
+            try:
+                listener = socket.create_server((self.host, port), family=family, backlog=128)
+                break
+            except OSError as error:
+                if error.errno != errno.EADDRINUSE or port == ports[-1]:
+                    raise
+        listener.setblocking(False)
+        self._listener = listener
+        self.port = listener.getsockname()[1]
+        self.secondary_address = str(self.port).encode("ascii") + b"\0"   # [C706] 12.6.4.4 port_any_t
+        self._accept_thread = threading.Thread(target=self._accept_loop, name=f"dcerpc-accept-{self.port}",
+                                               daemon=True)
+        self.thread_started(self._accept_thread)
+        self._accept_thread.start()
+        return self.port
 
     def stop(self) -> None:
         if self._listener is None or self.stopping:
@@ -213,9 +248,9 @@ class DceRpcServer:
             poller = select.poll()
             poller.register(self._listener, select.POLLIN)
             poller.register(self._wake_r, select.POLLIN)
-            while not self.stopping:
+            while not (self.stopping or self._pausing):
                 poller.poll()
-                while not self.stopping:
+                while not (self.stopping or self._pausing):
                     try:
                         sock, peer = self._listener.accept()
                     except BlockingIOError:

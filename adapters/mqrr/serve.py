@@ -9,7 +9,8 @@ got, and what R_GetServerPort answers.
 from __future__ import annotations
 
 import errno
-from dataclasses import dataclass
+import socket
+from dataclasses import dataclass, field
 
 from protocol.idl import PORT_STEP
 
@@ -18,7 +19,7 @@ from .control import ControlService
 from .dcerpc_server import DceRpcServer
 from .service import RemoteReadService
 
-ANNOUNCED = frozenset({"virtual_time", "restart", "list_messages", "reset"})  # what the control channel passes on
+ANNOUNCED = frozenset({"virtual_time", "restart", "list_messages", "reset", "configure"})  # passed on by control
 PORT_TRIES = 16
 
 
@@ -27,13 +28,46 @@ class Served:
     server: DceRpcServer
     remote_read: RemoteReadService
     control: ControlService
+    first_port: int = 0                 # where the port sequence starts: the port asked for, else the first one got
+    holders: list = field(default_factory=list)   # sockets of "another program" holding ports of the sequence
 
     @property
     def port(self) -> int:
         return self.server.port
 
+    def restart_holding_ports(self, count: int) -> int:
+        """Restart the queue manager while the first `count` ports of the sequence are held, and return the
+        port RemoteRead is then served on (control operation restart_holding_ports, capability port_conflict).
+        Connections stay open, as after `restart`, but their context handles mean nothing any more."""
+        if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count < PORT_TRIES:
+            raise ValueError(f"count must be a whole number from 0 to {PORT_TRIES - 1}, not {count!r}")
+        self.release_ports()
+        sequence = [self.first_port + attempt * PORT_STEP for attempt in range(PORT_TRIES)]
+
+        def hold_and_restart() -> None:
+            for port in sequence[:count]:
+                try:
+                    self.holders.append(socket.create_server((self.server.host, port)))
+                except OSError:
+                    pass  # someone else holds it already: taken either way
+            self.control.target.restart()
+            self.remote_read.forget_all()
+
+        try:
+            port = self.server.relisten(sequence, before=hold_and_restart)  # MS-MQRR:3.1.4.1:02 +11 until free
+        except OSError as error:
+            raise ValueError(f"no port from {sequence[0]} in steps of {PORT_STEP} is free ({error}); "
+                             "the server now listens nowhere") from None
+        self.remote_read.port = port  # MS-MQRR:3.1.4.1:01 R_GetServerPort answers the port in use
+        return port
+
+    def release_ports(self) -> None:
+        while self.holders:
+            self.holders.pop().close()
+
     def stop(self) -> None:
         self.server.stop()
+        self.release_ports()
 
     def __enter__(self) -> "Served":
         return self
@@ -56,5 +90,8 @@ def serve(target: Target, host: str = "127.0.0.1", port: int = 0, *, log=None, t
                 raise
             continue  # MS-MQRR:3.1.4.1:02 a busy port: try 11 higher
         remote_read.port = server.port  # MS-MQRR:3.1.4.1:01 R_GetServerPort answers the port in use
-        return Served(server, remote_read, control)
+        served = Served(server, remote_read, control, first_port=port or server.port)
+        control.restart_holding_ports = served.restart_holding_ports
+        control.capabilities = control.capabilities | {"port_conflict"}
+        return served
     raise AssertionError("every candidate port either served or raised")

@@ -53,9 +53,16 @@ Feature: MS-MQRR 3.1.4.11 R_OpenQueueForMove (Opnum 11)
 
     Examples:
       | kind             | queue format                                             |
-      | no such subqueue | DIRECT=OS:{computer}\private$\{name of orders};nosuchsub |
       | no such queue    | DIRECT=OS:{computer}\private$\{name of nowhere}          |
       | another machine  | MACHINE={unknown guid};DEADLETTER                        |
+
+  # D-22: a server may create a subqueue when it is first named
+  @clause:MS-MQRR:3.1.4.11:10 @decision:D-22
+  Scenario: A destination subqueue nobody created is not found, or comes into being when it is named
+    When R_OpenQueueForMove is called as "mv" with:
+      | pQueueFormat                                             |
+      | DIRECT=OS:{computer}\private$\{name of orders};nosuchsub |
+    Then by D-22 the call returns MQ_ERROR_QUEUE_NOT_FOUND (explicit) or MQ_OK (implicit)
       | no such public   | PUBLIC={unknown guid}                                    |
 
   @clause:MS-MQRR:3.1.4.11:10

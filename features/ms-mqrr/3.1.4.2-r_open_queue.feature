@@ -79,9 +79,17 @@ Feature: MS-MQRR 3.1.4.2 R_OpenQueue (Opnum 2)
     Examples:
       | kind                   | queue format                                                  |
       | no such private queue  | DIRECT=OS:{computer}\private$\{name of nowhere}               |
-      | no such subqueue       | DIRECT=OS:{computer}\private$\{name of orders};nosuchsub      |
       | no such public queue   | PUBLIC={unknown guid}                                         |
       | another machine        | MACHINE={unknown guid};JOURNAL                                |
+
+  # D-22: how a subqueue comes to exist is left to the protocol that creates it; a server may
+  # create it when it is first named
+  @clause:MS-MQRR:3.1.4.2:13 @decision:D-22
+  Scenario: A subqueue nobody created is not found, or comes into being when it is named
+    When R_OpenQueue is called as "h" with:
+      | pQueueFormat                                             | dwAccess       |
+      | DIRECT=OS:{computer}\private$\{name of orders};nosuchsub | RECEIVE_ACCESS |
+    Then by D-22 the call returns MQ_ERROR_QUEUE_NOT_FOUND (explicit) or MQ_OK (implicit)
       | another host by TCP    | DIRECT=TCP:192.0.2.7\private$\{name of orders}                |
       | no such queue number   | PRIVATE={queue manager}\00ffffff                              |
 
