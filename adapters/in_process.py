@@ -78,6 +78,7 @@ class _Core:
     def __init__(self, impl: Implementation, store_path, synchronous, options, server_options) -> None:
         self.impl, self.options, self.server_options = impl, options, server_options
         self.first_server_options = dict(server_options)  # what a reset returns to after configure()
+        self.first_options = dict(self.options)  # ... and after set_queue_manager_quota()
         self.clock = impl.clock.VirtualClock(time.time_ns() // 1_000_000)  # starts at the real time; elapse moves it
         self.lock = threading.Condition()
         self.store = impl.sqlite_store.SqliteStore(store_path, synchronous=synchronous)
@@ -102,6 +103,7 @@ class _Core:
             if clear:
                 self.store.clear()
                 self.server_options = dict(self.first_server_options)  # a reset forgets configure()
+                self.options = dict(self.first_options)  # and a quota set since
                 self.clock = self.impl.clock.VirtualClock(time.time_ns() // 1_000_000)  # a fresh start: the real time
             self.start()
             self.lock.notify_all()

@@ -340,3 +340,18 @@ def test_connect_reference_options_are_applied():
     with connect("reference?port=2114&computer_name=elsewhere&seed=7") as t:
         assert t.get_server_port() == 2114
         assert t.computer_name == "elsewhere"
+
+
+def test_a_reset_forgets_a_set_quota_a_restart_keeps_it():
+    """The queue_manager_quota capability: the quota lasts until the next reset, and a restart
+    (the same queue manager started again) keeps them."""
+    with connect("reference") as target:
+        fmt = target.create_queue(f"{target.computer_name}\\private$\\q").format_name
+        target.set_queue_manager_quota(10)
+        assert target.send(fmt, MessageProperties(body=b"x" * 100)).r_status == 2  # the queue manager's quota
+        target.restart()
+        assert target.send(fmt, MessageProperties(body=b"x" * 100)).r_status == 2
+        target.reset()
+        fmt = target.create_queue(f"{target.computer_name}\\private$\\q").format_name
+        out = target.send(fmt, MessageProperties(body=b"x" * 100))
+        assert (out.hresult, out.r_status) == (HRESULT.MQ_OK, 0)
