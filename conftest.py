@@ -21,6 +21,8 @@ pytest_plugins = [
     "steps.wait_readings_steps",
     "steps.arrival_readings_steps",
     "steps.remote_read_readings_steps",
+    "steps.boundary_steps",
+    "steps.mqqb_steps",
 ]
 
 

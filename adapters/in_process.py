@@ -132,7 +132,7 @@ class _Core:
 class InProcessTarget(Target):
     name = "reference"
     capabilities = frozenset({"virtual_time", "restart", "list_messages", "drop_connection", "reset",
-                              "null_references", "queue_manager_quota", "configure"})
+                              "null_references", "queue_manager_quota", "configure", "mqqb_peer"})
 
     def __init__(self, *, store_path: str | None = None, computer_name: str = "mqspec", seed: int = 0,
                  queue_manager_quota: int | None = None, send_insecure_nacks: bool = False,
@@ -202,6 +202,10 @@ class InProcessTarget(Target):
     def drop(self) -> None:
         for handle in list(self._handles):
             self.rundown(handle)
+
+    def mqqb_connect(self):
+        from .in_process_mqqb import InProcessMqqbConnection  # capability mqqb_peer
+        return InProcessMqqbConnection(self._core)
 
     # -- MS-MQRR ---------------------------------------------------------------------------
     def get_server_port(self) -> int:

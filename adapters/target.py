@@ -42,6 +42,8 @@ CAPABILITIES = {
                  "reset (MS-MQRR 3.1.2.2: the clean-up period is the system's configuration)",
     "port_conflict": "restart_holding_ports(n) restarts the queue manager while another program holds the first n "
                      "ports of its sequence (MS-MQRR 3.1.4.1), and this client follows it to the port it then serves",
+    "mqqb_peer": "mqqb_connect() opens a transport connection to the queue manager's MS-MQQB port, on which the suite "
+                 "plays another queue manager (MS-MQQB 2.1.1, 3.1.5.10; adapters/mqqb_connection.py)",
 }
 
 
@@ -309,6 +311,11 @@ class Target(ABC):
         """This client's connection is lost without a word: the server runs its context
         handles down (MS-MQRR 3.1.6) (drop_connection)."""
         raise TargetCapabilityError(self.name, "drop_connection")
+
+    def mqqb_connect(self):
+        """A new MqqbConnection (adapters/mqqb_connection.py) to the queue manager's MS-MQQB port, as another
+        queue manager opens one to start a session (mqqb_peer)."""
+        raise TargetCapabilityError(self.name, "mqqb_peer")
 
     # -- the RPC layer (rpc) ------------------------------------------------------------------
     last_fault: int | None = None   # the RPC fault status the latest call came back with, None: a response

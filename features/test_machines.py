@@ -73,7 +73,7 @@ def report_readings(bound, request) -> None:
          "MSDN-CURSOR:END:02", "MSDN-CURSOR:END:05", "MSDN-CURSOR:MULTI:01", "MSDN-CURSOR:MULTI:04",
          "MSDN-CURSOR:NA:01", "MSDN-CURSOR:NA:04", "MS-MQRR:3.1.4.9:04", "MSDN-CURSOR:ERR:01", "MSDN-CURSOR:ERR:02",
          "MSDN-CURSOR:PRIO:01", "MSDN-CURSOR:PRIO:02", "MSDN-CURSOR:PRIO:03", "MSDN-CURSOR:PRIO:05")
-@decisions("D-03")
+@decisions("D-03", "D-52")
 def test_cursor_machine(connect_url, request):
     run(CursorMachine, connect_url, request)
 
@@ -82,7 +82,7 @@ def test_cursor_machine(connect_url, request):
          "MS-MQDMPR:3.1.7.1.13:03", "MS-MQDMPR:3.1.7.3.2:01", "MS-MQDMPR:3.1.7.3.2:02", "MS-MQDMPR:3.1.7.3.3:01",
          "MS-MQDMPR:3.1.7.3.3:02", "MS-MQDMPR:3.1.7.1.10:07", "MS-MQRR:3.1.4.7:09", "MS-MQRR:3.1.4.7:20",
          "MS-MQRR:3.1.4.9:04", "MS-MQRR:3.1.4.9:05", "MS-MQRR:3.1.4.9:06", "MS-MQRR:3.1.4.9:08")
-@decisions("D-04")
+@decisions("D-04", "D-52")
 def test_lookup_machine(connect_url, request):
     run(LookupMachine, connect_url, request)
 
@@ -94,6 +94,6 @@ def test_lookup_machine(connect_url, request):
          "MS-MQRR:3.1.4.9:05", "MS-MQRR:3.1.4.9:06", "MS-MQRR:3.1.4.9:07", "MS-MQRR:3.1.4.9:08",
          "MS-MQRR:3.1.4.13:14", "MS-MQRR:3.1.4.15:03", "MS-MQRR:3.1.4.15:05", "MSDN-CURSOR:MULTI:02",
          "MS-MQDMPR:3.1.7.1.9:03", "MS-MQDMPR:3.1.7.3.3:02")
-@decisions("D-04", "D-66")
+@decisions("D-04", "D-52", "D-54", "D-66")
 def test_read_machine(connect_url, request):
     run(ReadMachine, connect_url, request)

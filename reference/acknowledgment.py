@@ -13,7 +13,7 @@ its queue the reason (a message class) decides what follows.
                                       (transactional DLQ for transactional messages)
 
 `send_administration_acknowledgment` is MS-MQQB 3.1.7.15 for the case where the
-triggering Message is at hand (D-27: the reference receives no MS-MQQB packets).
+triggering Message is at hand (D-27; the packet form is in mqqb_arrival.py).
 Copies placed in journal and dead-letter queues ask for nothing themselves, so
 removing them never starts another round (D-28).
 """
@@ -59,6 +59,8 @@ class AcknowledgmentEvents:
         # D-26 on-removal: the source journals when the message leaves; on-delivery: a non-transactional
         # message was journaled when it entered its queue (MS-MQQB 3.1.5.5.4); transactional: 3.1.5.7
         source_journals = message.is_transactional or self.readings["D-26"] == "on-removal"
+        if message.source_machine_identifier != self.identifier:
+            source_journals = False  # MS-MQQB 3.1.5.5.4 / 3.1.5.7 a peer's message is journaled by the peer
         if positive:
             if queue.journaling and queue.journal_queue_reference is not None:
                 self.journal_copy(queue.journal_queue_reference, message, None)  # D-26 target journal

@@ -82,6 +82,7 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
                                    else DEFAULT_QUEUE_MANAGER_QUOTA)
         self.queue_manager_quota = queue_manager_quota
         self.send_insecure_nacks = send_insecure_nacks  # MS-MQQB 3.1.1.3, SHOULD default FALSE
+        self.mqqb = None  # the MS-MQQB receiver (mqqb_arrival.py), once another queue manager opened a session
         self.throttled = False
         self.total_bytes = 0
         self.uncounted_positions: set[MessagePosition] = set()  # D-07 count-when-available: not yet counted
@@ -348,6 +349,8 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
         if (message.acknowledgements_requested or queue.journaling or message.positive_journaling_requested
                 or message.negative_journaling_requested):
             self.message_removed(queue, message, reason)
+        if self.mqqb is not None:
+            self.mqqb.message_position_deleted(queue, message, reason)  # MS-MQQB 3.1.7.2.2 final acknowledgments
 
     def _unlink_deleted(self, queue: Queue, position: MessagePosition) -> None:
         # MS-MQDMPR:3.1.7.2.1:01 size out of TotalBytes, state Deleted, out of the list

@@ -11,14 +11,15 @@ zero time-out:
 * R_StartReceive starts a two-phase receive "rN"; R_EndReceive with RR_ACK removes
   the message, RR_NACK puts it back (MS-MQRR 3.1.4.9, MS-MQDMPR 3.1.7.1.12); ending
   a request that holds nothing gives MQ_ERROR_INVALID_HANDLE or
-  MQ_ERROR_INVALID_PARAMETER;
+  MQ_ERROR_INVALID_PARAMETER (or, for a start that failed, MQ_ERROR_MESSAGE_NOT_FOUND
+  once: D-52 keep);
 * R_StartTransactionalReceive receives "rN" in an open transaction "tN", finished
   by R_EndTransactionalReceive, which leaves the outcome to the transaction (RR_NACK may
   also release the message at once, D-66: the machine learns which by looking)
   (MS-MQRR 3.1.4.13, 3.1.4.15); commit removes, abort puts back (3.1.4.4, 3.1.4.5);
   finishing a transaction twice gives MQ_ERROR_TRANSACTION_SEQUENCE;
 * R_CancelReceive of a request: nothing ever waits, so there is nothing to cancel
-  (STATUS_NOT_FOUND, D-54) and nothing changes;
+  (STATUS_NOT_FOUND, or any failure: D-54) and nothing changes;
 * R_PurgeQueue removes what is Available; Locked messages go when they are
   released, whatever the outcome (3.1.7.1.7, D-16, D-24);
 * cursors peek and receive in transactions: an abort puts the message back but

@@ -29,7 +29,9 @@ model needs no table of numbers and reads like the specification.
   reading, but only one.
 * Receives are two-phase (MS-MQRR 3.1.4.7, D-51): a start locks the message and
   files a pending entry under the request's name; R_EndReceive ACK removes it,
-  NACK makes it Available again (3.1.7.1.12).  A failed start files nothing (D-52).
+  NACK makes it Available again (3.1.7.1.12).  A failed receive start leaves no
+  entry, or (D-52 keep) an entry with no message that an End removes with
+  MQ_ERROR_MESSAGE_NOT_FOUND; the model keeps such requests in `failed`.
 * Transactions (3.1.4.4, 3.1.4.5): a receive in a transaction (through a cursor or
   not) locks the message and records a Dequeue operation; a send in a transaction
   inserts the message Locked, with priority 0 (D-65), and records an Enqueue.
@@ -116,6 +118,7 @@ class QueueModel:
     messages: dict[str, Message] = field(default_factory=dict)
     cursors: dict[str, Cursor] = field(default_factory=dict)
     entries: dict[str, tuple[str, bool]] = field(default_factory=dict)  # request -> (label, transactional)
+    failed: set[str] = field(default_factory=set)  # receive starts that failed: entries only under D-52 keep
     transactions: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # tx -> [(op, label)]
     arrivals: int = 0
     anonymous: int = 0
@@ -218,6 +221,8 @@ class QueueModel:
         out, found = self._dequeue(cursor)
         if found is not None:
             self._file(found, request)
+        else:
+            self._failed_start(request)
         return out
 
     def _dequeue(self, cursor: str | None) -> tuple[Outcome, Message | None]:
@@ -250,6 +255,13 @@ class QueueModel:
     # -- lookup identifiers (3.1.7.1.13, 3.1.7.3.3, D-04, D-05, D-06) ------------------------
     def lookup(self, action: str, label: str, request: str | None = None) -> Outcome:
         peek, direction = LOOKUP_ACTIONS[action]
+        out = self._lookup(action, label, request)
+        if not peek and out.hresult != OK:
+            self._failed_start(request)  # its entry was filed before the read (MS-MQRR 3.1.4.7, D-51, D-52)
+        return out
+
+    def _lookup(self, action: str, label: str, request: str | None) -> Outcome:
+        peek, direction = LOOKUP_ACTIONS[action]
         named = self.messages.get(label)
         if named is None or named.state == GONE:
             return Outcome(NOT_FOUND)  # not in the list: no position has that id
@@ -281,10 +293,16 @@ class QueueModel:
 
     # -- ending two-phase reads (MS-MQRR 3.1.4.8, 3.1.4.9, 3.1.4.15) -------------------------
     def end_receive(self, request: str, ack: str, transactional: bool = False) -> Outcome:
+        no_entry = Outcome(INVALID_PARAMETER if self.entries else INVALID_HANDLE)  # 3.1.4.9 steps 1-2
+        if request in self.failed:
+            # D-52: the failed start filed no entry (remove), or one with no message that this End removes
+            self.failed.discard(request)
+            return self._by_d52(remove=no_entry, keep=Outcome(NOT_FOUND))
         if not self.entries:
-            return Outcome(INVALID_HANDLE)
+            # D-52 keep: the entries of failed starts are still the handle's entries
+            return self._by_d52(remove=no_entry, keep=Outcome(INVALID_PARAMETER if self.failed else INVALID_HANDLE))
         if request not in self.entries:
-            return Outcome(INVALID_PARAMETER)
+            return no_entry
         label, _ = self.entries.pop(request)
         message = self.messages[label]
         if message.state == GONE:
@@ -319,8 +337,9 @@ class QueueModel:
         return OK
 
     def cancel_receive(self, request: str) -> Outcome:
-        """Nothing ever waits (time-out 0), so there is no waiting read to cancel (D-54)."""
-        return Outcome(STATUS_NOT_FOUND)
+        """Nothing ever waits (time-out 0), so there is no waiting read to cancel, and nothing changes (D-54:
+        the Cancel event's STATUS_NOT_FOUND, or any failure HRESULT, 3.1.4.8)."""
+        return self.by("D-54", {"status-not-found": Outcome(STATUS_NOT_FOUND), "other-failure": Outcome(ANY_FAILURE)})
 
     # -- purge (3.1.7.1.7) ---------------------------------------------------------------------
     def purge(self) -> Outcome:
@@ -344,6 +363,7 @@ class QueueModel:
             return Outcome(TRANSACTION_USAGE)
         out, found = self._dequeue(cursor)
         if found is None:
+            self._failed_start(request)
             return out
         request = request if request is not None else self._anonymous()
         self._lock(found, ("tx-receive", tx))
@@ -385,6 +405,14 @@ class QueueModel:
     def _anonymous(self) -> str:
         self.anonymous += 1
         return f"(request {self.anonymous})"
+
+    def _failed_start(self, request: str | None) -> None:
+        """A receive start whose read failed after its entry was filed (MS-MQRR 3.1.4.7; D-52)."""
+        self.failed.add(request if request is not None else self._anonymous())
+
+    def _by_d52(self, remove: Outcome, keep: Outcome) -> Outcome:
+        """D-52's outcome; while both readings agree, the target shows nothing about it."""
+        return remove if remove == keep else self.by("D-52", {"remove": remove, "keep": keep})
 
     def _file(self, message: Message, request: str | None) -> None:
         request = request if request is not None else self._anonymous()

@@ -30,6 +30,8 @@ from protocol.hresult import HRESULT, describe as describe_hresult
 
 from .decision_steps import ALTERNATIVES, by_decision
 from .event_steps import still_waiting
+from .handle_readings_steps import purge_refused
+from .handle_steps import usable_handle
 from .phrases import phrase
 from .receive_steps import call_returns
 from .values import hresult
@@ -88,6 +90,8 @@ WHERE = [
     (re.compile(rf"by (?P<decision>D-\d\d) the call returns (?P<alternatives>{ALTERNATIVES})"), by_decision),
     (re.compile(r"the call returns (?P<status>\w+)"), call_returns),
     (re.compile(r'the background call "(?P<request>[^"]*)" is still waiting'), still_waiting),
+    (re.compile(r'"(?P<handle>[^"]*)" is a usable queue handle'), usable_handle),
+    (re.compile(r'a purge through "(?P<handle>[^"]*)" is refused with (?P<status>\w+)'), purge_refused),
 ]
 
 

@@ -234,6 +234,13 @@ class MqrrTarget(Target):
     def configure(self, **settings: int) -> None:
         self._invoke("configure", **settings)
 
+    def mqqb_connect(self):
+        """A TCP connection to the MS-MQQB port the server announced (capability mqqb_peer)."""
+        if "mqqb_peer" not in self.capabilities or not self._identity.get("mqqb_port"):
+            return super().mqqb_connect()  # TargetCapabilityError: the server offers no MS-MQQB port
+        from .mqqb_wire import TcpMqqbConnection
+        return TcpMqqbConnection(self.host, self._identity["mqqb_port"])
+
     def restart_holding_ports(self, count: int) -> None:
         port = self._invoke("restart_holding_ports", count=count)   # the port RemoteRead is served on now
         self._move_to(port)

@@ -111,6 +111,7 @@ class ControlService:
         self.capabilities = capabilities   # what the wire client may announce (see identity)
         self.remote_read = remote_read     # forgets handles on restart; knows when an association ended
         self.restart_holding_ports = None  # serve() sets it where it can choose its port again (port_conflict)
+        self.mqqb_port = None              # serve() sets it where it listens for MS-MQQB sessions (mqqb_peer)
 
     def call(self, call: Call) -> bytes:
         if call.opnum != INVOKE:
@@ -137,7 +138,8 @@ class ControlService:
         if op == "identity":
             return {"name": target.name, "computer_name": target.computer_name,
                     "queue_manager_identifier": target.queue_manager_identifier,
-                    "capabilities": sorted(self.capabilities), "send_insecure_nacks": target.send_insecure_nacks}
+                    "capabilities": sorted(self.capabilities), "send_insecure_nacks": target.send_insecure_nacks,
+                    "mqqb_port": self.mqqb_port}
         if op == "await_rundown":
             return self.remote_read.await_association_end(args["association"], args["timeout_ms"])
         if op == "restart_holding_ports":

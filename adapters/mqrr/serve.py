@@ -30,6 +30,7 @@ class Served:
     control: ControlService
     first_port: int = 0                 # where the port sequence starts: the port asked for, else the first one got
     holders: list = field(default_factory=list)   # sockets of "another program" holding ports of the sequence
+    mqqb: object = None                           # the MS-MQQB listener on a second port (mqqb_wire.py, mqqb_peer)
 
     @property
     def port(self) -> int:
@@ -66,6 +67,8 @@ class Served:
             self.holders.pop().close()
 
     def stop(self) -> None:
+        if self.mqqb is not None:
+            self.mqqb.stop()
         self.server.stop()
         self.release_ports()
 
@@ -93,5 +96,10 @@ def serve(target: Target, host: str = "127.0.0.1", port: int = 0, *, log=None, t
         served = Served(server, remote_read, control, first_port=port or server.port)
         control.restart_holding_ports = served.restart_holding_ports
         control.capabilities = control.capabilities | {"port_conflict"}
+        if "mqqb_peer" in target.capabilities:
+            from .mqqb_wire import MqqbListener  # MS-MQQB sessions on a second port, announced by identity
+            served.mqqb = MqqbListener(target, host, log=log)
+            control.mqqb_port = served.mqqb.port
+            control.capabilities = control.capabilities | {"mqqb_peer"}
         return served
     raise AssertionError("every candidate port either served or raised")

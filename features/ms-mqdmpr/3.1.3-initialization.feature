@@ -50,9 +50,31 @@ Feature: MS-MQDMPR 3.1.3 Initialization
     And "ledger" holds "m1", "m2" and "m3"
 
     Examples:
-      | creation                                                             |
-      | the client begins transaction "t"                                    |
-      | the client enlists transaction "t" with R_QMEnlistRemoteTransaction |
+      | creation                          |
+      | the client begins transaction "t" |
+
+  @clause:MS-MQDMPR:3.1.3:02 @decision:D-23
+  Scenario: A transaction enlisted with R_QMEnlistRemoteTransaction is aborted at start, or left to its coordinator
+    Given a transactional queue "ledger"
+    And a subqueue "hold" of "ledger"
+    And messages "m1", "m2" and "m3" were committed to "ledger"
+    And "ledger" is opened with RECEIVE_ACCESS as "h"
+    And "ledger;hold" is opened for move as "to hold"
+    And the client enlists transaction "t" with R_QMEnlistRemoteTransaction
+    And the client sends "new" to "ledger" in transaction "t"
+    And the client moves "m3" from "h" to "to hold" in transaction "t"
+    When the client starts R_StartTransactionalReceive on "h" in transaction "t" as "r" with:
+      | ulAction          |
+      | MQ_ACTION_RECEIVE |
+    And the client ends transactional "r" with RR_ACK
+    Then "ledger" holds "m2"
+    When the queue manager restarts
+    Then by D-23 "ledger" holds "m1", "m2" and "m3" (abort-unprepared) or "m2" (keep-enlisted)
+    And "ledger;hold" holds nothing
+    When transaction "t" is committed
+    Then by D-23 the call returns MQ_ERROR_TRANSACTION_SEQUENCE (abort-unprepared) or MQ_OK (keep-enlisted)
+    And by D-23 "ledger" holds "m1", "m2" and "m3" (abort-unprepared) or "m2" and "new" (keep-enlisted)
+    And by D-23 "ledger;hold" holds nothing (abort-unprepared) or "m3" (keep-enlisted)
 
   @clause:MS-MQDMPR:3.1.3:02
   Scenario: A prepared transaction is not aborted when the queue manager starts

@@ -7,11 +7,12 @@ Feature: MS-MQDMPR 3.1.7.1.1 Open Cursor and 3.1.7.1.2 Close Cursor
     And "inbox" holds "m1" and "m2"
     And "inbox" is opened with RECEIVE_ACCESS as "h"
 
-  @clause:MS-MQDMPR:3.1.7.1.1:01
+  # D-46: Open Cursor returns no cursor for a descriptor whose queue is gone; R_CreateCursor names no status
+  @clause:MS-MQDMPR:3.1.7.1.1:01 @decision:D-46
   Scenario: No cursor can be opened on a handle whose queue was deleted
     When queue "inbox" is deleted
     And the client asks for a cursor on "h" as "c"
-    Then the call returns MQ_ERROR_QUEUE_NOT_AVAILABLE
+    Then by D-46 the call returns MQ_ERROR_QUEUE_NOT_AVAILABLE (not-available, purge-ok) or any other failure (other-failure, purge-ok)
 
   @clause:MS-MQDMPR:3.1.7.1.1:02
   Scenario: A new cursor is usable on its own handle and starts at the first message
@@ -21,14 +22,21 @@ Feature: MS-MQDMPR 3.1.7.1.1 Open Cursor and 3.1.7.1.2 Close Cursor
     Then the call returns MQ_OK
     And the message returned is "m1"
 
-  @clause:MS-MQDMPR:3.1.7.1.1:02
-  Scenario: A cursor is added to its own descriptor only, so another handle cannot use it
+  # D-48: the cursor sits in its own descriptor's collection, but MS-MQRR 3.1.4.7 looks hCursor up among every
+  # cursor of the queue manager: another handle of the same queue is refused it (own-handle) or may use it
+  @clause:MS-MQDMPR:3.1.7.1.1:02 @decision:D-48 @decision:D-47
+  Scenario: A cursor is added to its own descriptor, so another handle cannot use it, or uses it as its own
     Given "inbox" is opened with RECEIVE_ACCESS as "other"
     When the client asks for a cursor on "h" as "c"
     And R_StartReceive is called on "other" with:
       | LookupId | hCursor | ulAction               | ulTimeout |
       | 0        | c       | MQ_ACTION_PEEK_CURRENT | 0         |
-    Then the call returns STATUS_INVALID_HANDLE
+    Then by D-48 the message returned is "m1" (qm-wide) or the call fails (own-handle)
+    And where D-48 is own-handle, the call returns STATUS_INVALID_HANDLE
+    When R_CloseCursor is called on "other" for "c"
+    Then by D-47 the call returns STATUS_INVALID_HANDLE (status-invalid-handle) or any other failure (other-failure)
+    When R_CloseCursor is called on "h" for "c"
+    Then the call returns MQ_OK
 
   # Close Cursor drops the cursor's waiting reads without a status; their timers still run (D-14):
   # they end cancelled at once, or with MQ_ERROR_IO_TIMEOUT at their time-out.

@@ -90,7 +90,8 @@ Feature: MS-MQDMPR 3.1.7.1.3 Create Queue, 3.1.7.1.33 Set Queue Defaults and 3.1
     And the message returned is "k1"
     And "kept journal" holds nothing
 
-  @clause:MS-MQDMPR:3.1.7.1.33:01
+  # D-35: the mismatch is refused, or accepted and answered by a NACK; either way it never arrives
+  @clause:MS-MQDMPR:3.1.7.1.33:01 @decision:D-35
   Scenario: A queue created without attributes takes the defaults: no quota, not transactional, no journaling
     Given a queue "plain"
     And "plain" is opened with RECEIVE_ACCESS as "h"
@@ -99,12 +100,13 @@ Feature: MS-MQDMPR 3.1.7.1.3 Create Queue, 3.1.7.1.33 Set Queue Defaults and 3.1
       | body size | 900000 |
     Then the send is accepted with status 0
     When in transaction "t", message "in a transaction" is sent to "plain"
-    Then the send is refused with MQ_ERROR_TRANSACTION_USAGE
+    Then by D-35 the send is refused with MQ_ERROR_TRANSACTION_USAGE (refuse) or accepted (accept-then-nack)
     When the client receives from "h"
     Then the message returned is "big"
     And "plain journal" holds nothing
 
-  @clause:MS-MQDMPR:3.1.7.1.4:01
+  # D-26 on-delivery: non-transactional messages in their queue were delivered, so the delete copies nothing
+  @clause:MS-MQDMPR:3.1.7.1.4:01 @decision:D-26
   Scenario: Deleting a queue removes every message, whatever its state, as NackQueueDeleted
     Given a queue "orders"
     And these messages were sent to "orders":
@@ -118,7 +120,7 @@ Feature: MS-MQDMPR 3.1.7.1.3 Create Queue, 3.1.7.1.33 Set Queue Defaults and 3.1
     Then the call returns MQ_OK
     And the acknowledgments of "available" in "admin" are MQMSG_CLASS_NACK_Q_DELETED
     And the acknowledgments of "locked" in "admin" are MQMSG_CLASS_NACK_Q_DELETED
-    And the messages in "the dead-letter queue" are, front to back:
+    And by D-26 the messages in "the dead-letter queue" are, front to back (on-removal), or none (on-delivery):
       | label     | class                      |
       | locked    | MQMSG_CLASS_NACK_Q_DELETED |
       | available | MQMSG_CLASS_NACK_Q_DELETED |
@@ -155,8 +157,19 @@ Feature: MS-MQDMPR 3.1.7.1.3 Create Queue, 3.1.7.1.33 Set Queue Defaults and 3.1
       | cursor "c" peeks the current message                                  |
       | cursor "c" peeks the next message                                     |
       | the client peeks "m1" by lookup id with MQ_LOOKUP_PEEK_CURRENT on "h" |
-      | the client asks for a cursor on "h" as "c2"                           |
-      | the client purges the queue through "h"                               |
+
+  # D-46: Open Cursor gives no cursor for a descriptor whose queue is gone, and MS-MQRR 3.1.4.4 names no
+  # status; Purge Queue on no queue purges nothing, and 3.1.4.6 then returns MQ_OK (purge-ok) or fails
+  @clause:MS-MQDMPR:3.1.7.1.4:02 @decision:D-46
+  Scenario: A handle whose queue was deleted purges nothing, and gets no cursor
+    Given a queue "orders"
+    And "orders" holds "m1"
+    And "orders" is opened with RECEIVE_ACCESS as "h"
+    When queue "orders" is deleted
+    And the client purges the queue through "h"
+    Then by D-46 the call returns MQ_ERROR_QUEUE_NOT_AVAILABLE (not-available) or MQ_OK (purge-ok) or any other failure (other-failure)
+    When the client asks for a cursor on "h" as "c2"
+    Then by D-46 the call returns MQ_ERROR_QUEUE_NOT_AVAILABLE (not-available, purge-ok) or any other failure (other-failure, purge-ok)
 
   @clause:MS-MQDMPR:3.1.7.1.4:02
   Scenario: A handle of a deleted queue does not reach a new queue created under the same name

@@ -48,37 +48,54 @@ Feature: MS-MQDMPR 3.1.7.1.5 Open Queue and 3.1.7.1.6 Close Queue
       | DIRECT=HTTPS://$COMPUTER/msmq/private$/elsewhere |
       | MULTICAST=234.1.1.1:8001                         |
 
-  @clause:MS-MQDMPR:3.1.7.1.5:04 @clause:MS-MQDMPR:3.1.7.1.5:05 @clause:MS-MQDMPR:3.1.7.1.5:06
-  Scenario Outline: A new descriptor must agree with the sharing modes of the descriptors already open
+  # D-43: the Open Queue event fails with MQ_ERROR_SHARING_VIOLATION, but R_OpenQueue, through which the
+  # suite sees it, names no status for a failed Open Queue, only a failure
+  @clause:MS-MQDMPR:3.1.7.1.5:04 @clause:MS-MQDMPR:3.1.7.1.5:05 @clause:MS-MQDMPR:3.1.7.1.5:06 @decision:D-43
+  Scenario Outline: A new descriptor that breaks the sharing modes of the descriptors already open is refused
     Given the client opens "inbox" with <held access> and <held share> as "first"
     When the client opens "inbox" with <access> and <share> as "second"
-    Then the call returns <status>
+    Then by D-43 the call returns MQ_ERROR_SHARING_VIOLATION (open-status) or any other failure (other-failure)
 
     Examples: an open receiver that denies receiving (rule 04)
-      | held access    | held share    | access         | share         | status                     |
-      | RECEIVE_ACCESS | MQ_DENY_SHARE | RECEIVE_ACCESS | MQ_DENY_SHARE | MQ_ERROR_SHARING_VIOLATION |
-      | RECEIVE_ACCESS | MQ_DENY_SHARE | PEEK_ACCESS    | MQ_DENY_SHARE | MQ_ERROR_SHARING_VIOLATION |
-      | RECEIVE_ACCESS | MQ_DENY_SHARE | RECEIVE_ACCESS | MQ_DENY_NONE  | MQ_ERROR_SHARING_VIOLATION |
-      | RECEIVE_ACCESS | MQ_DENY_SHARE | PEEK_ACCESS    | MQ_DENY_NONE  | MQ_OK                      |
+      | held access    | held share    | access         | share         |
+      | RECEIVE_ACCESS | MQ_DENY_SHARE | RECEIVE_ACCESS | MQ_DENY_SHARE |
+      | RECEIVE_ACCESS | MQ_DENY_SHARE | PEEK_ACCESS    | MQ_DENY_SHARE |
+      | RECEIVE_ACCESS | MQ_DENY_SHARE | RECEIVE_ACCESS | MQ_DENY_NONE  |
 
     Examples: an open peeker that denies receiving (rule 05)
-      | held access | held share    | access         | share         | status                     |
-      | PEEK_ACCESS | MQ_DENY_SHARE | RECEIVE_ACCESS | MQ_DENY_NONE  | MQ_ERROR_SHARING_VIOLATION |
-      | PEEK_ACCESS | MQ_DENY_SHARE | RECEIVE_ACCESS | MQ_DENY_SHARE | MQ_ERROR_SHARING_VIOLATION |
-      | PEEK_ACCESS | MQ_DENY_SHARE | PEEK_ACCESS    | MQ_DENY_NONE  | MQ_OK                      |
-      | PEEK_ACCESS | MQ_DENY_SHARE | PEEK_ACCESS    | MQ_DENY_SHARE | MQ_OK                      |
+      | held access | held share    | access         | share         |
+      | PEEK_ACCESS | MQ_DENY_SHARE | RECEIVE_ACCESS | MQ_DENY_NONE  |
+      | PEEK_ACCESS | MQ_DENY_SHARE | RECEIVE_ACCESS | MQ_DENY_SHARE |
 
     Examples: an open receiver that shares (rule 06)
-      | held access    | held share   | access         | share         | status                     |
-      | RECEIVE_ACCESS | MQ_DENY_NONE | PEEK_ACCESS    | MQ_DENY_SHARE | MQ_ERROR_SHARING_VIOLATION |
-      | RECEIVE_ACCESS | MQ_DENY_NONE | RECEIVE_ACCESS | MQ_DENY_SHARE | MQ_ERROR_SHARING_VIOLATION |
-      | RECEIVE_ACCESS | MQ_DENY_NONE | RECEIVE_ACCESS | MQ_DENY_NONE  | MQ_OK                      |
-      | RECEIVE_ACCESS | MQ_DENY_NONE | PEEK_ACCESS    | MQ_DENY_NONE  | MQ_OK                      |
+      | held access    | held share   | access         | share         |
+      | RECEIVE_ACCESS | MQ_DENY_NONE | PEEK_ACCESS    | MQ_DENY_SHARE |
+      | RECEIVE_ACCESS | MQ_DENY_NONE | RECEIVE_ACCESS | MQ_DENY_SHARE |
+
+  @clause:MS-MQDMPR:3.1.7.1.5:04 @clause:MS-MQDMPR:3.1.7.1.5:05 @clause:MS-MQDMPR:3.1.7.1.5:06
+  Scenario Outline: A new descriptor that agrees with the sharing modes of the descriptors already open is opened
+    Given the client opens "inbox" with <held access> and <held share> as "first"
+    When the client opens "inbox" with <access> and <share> as "second"
+    Then the call returns MQ_OK
+
+    Examples: an open receiver that denies receiving (rule 04)
+      | held access    | held share    | access         | share         |
+      | RECEIVE_ACCESS | MQ_DENY_SHARE | PEEK_ACCESS    | MQ_DENY_NONE  |
+
+    Examples: an open peeker that denies receiving (rule 05)
+      | held access | held share    | access         | share         |
+      | PEEK_ACCESS | MQ_DENY_SHARE | PEEK_ACCESS    | MQ_DENY_NONE  |
+      | PEEK_ACCESS | MQ_DENY_SHARE | PEEK_ACCESS    | MQ_DENY_SHARE |
+
+    Examples: an open receiver that shares (rule 06)
+      | held access    | held share   | access         | share         |
+      | RECEIVE_ACCESS | MQ_DENY_NONE | RECEIVE_ACCESS | MQ_DENY_NONE  |
+      | RECEIVE_ACCESS | MQ_DENY_NONE | PEEK_ACCESS    | MQ_DENY_NONE  |
 
     Examples: an open peeker that shares sets no rule
-      | held access | held share   | access         | share         | status |
-      | PEEK_ACCESS | MQ_DENY_NONE | RECEIVE_ACCESS | MQ_DENY_SHARE | MQ_OK  |
-      | PEEK_ACCESS | MQ_DENY_NONE | PEEK_ACCESS    | MQ_DENY_SHARE | MQ_OK  |
+      | held access | held share   | access         | share         |
+      | PEEK_ACCESS | MQ_DENY_NONE | RECEIVE_ACCESS | MQ_DENY_SHARE |
+      | PEEK_ACCESS | MQ_DENY_NONE | PEEK_ACCESS    | MQ_DENY_SHARE |
 
   @clause:MS-MQDMPR:3.1.7.1.5:04
   Scenario: A receiver that denies receiving does not stop senders

@@ -106,3 +106,15 @@ Feature: MS-MQMQ 2.2.19.1 BaseHeader
       | 600 seconds ago  | 60       | 3      | nothing |
       | 30 seconds ago   | 60       | 0      | "late"  |
       | 6000 seconds ago | INFINITE | 0      | "late"  |
+
+  # The packets of an MS-MQQB session that are not UserMessages (MS-MQQB 2.2.2, 2.2.3, 2.2.6):
+  # the suite plays another queue manager and reads what the target answers on the session.
+  @clause:MS-MQMQ:2.2.19.1:10
+  Scenario: The packets a queue manager sends on a session that are not UserMessages never expire
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "r1" is prepared with:
+      | delivery | recoverable |
+    When "remote" sends the prepared message "r1" to "orders"
+    And "remote" waits 1000 ms for the target's packets
+    Then "remote" received an EstablishConnection, a ConnectionParameters and a SessionAck packet
+    And every packet "remote" received that is not a UserMessage has TimeToReachQueue 0xFFFFFFFF

@@ -214,3 +214,42 @@ Feature: MS-MQMQ 2.2.19.2 UserHeader
       | recoverable   | orders | recoverable |             |          | 0  | 1  | 0  | no  |
       | transactional | tq     |             | t           |          | 1  | 1  | 0  | yes |
       | SRMP          | orders | express     |             | envelope | 0  | 0  | 1  | no  |
+
+  # A receiver reads DQ and AQ from packets another queue manager sends on an MS-MQQB session;
+  # the suite plays that queue manager and writes values no sender may use.
+  @clause:MS-MQMQ:2.2.19.2:12
+  Scenario Outline: A packet whose <field> is <value> makes the receiver close the session
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | acknowledgements | negative arrival |
+      | admin queue      | admin            |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | <field> | <value> |
+    Then the target closed the session of "remote"
+    And "orders" holds nothing
+    And "admin" holds nothing
+
+    Examples:
+      | field | value |
+      | DQ    | 1     |
+      | DQ    | 2     |
+      | DQ    | 4     |
+      | DQ    | 6     |
+      | AQ    | 1     |
+      | AQ    | 4     |
+
+  @clause:MS-MQMQ:2.2.19.2:12
+  Scenario Outline: A packet whose DQ and AQ are allowed leaves the session open (AQ <value>)
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | acknowledgements | positive arrival |
+      | admin queue      | admin            |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | AQ | <value> |
+    Then the session of "remote" is still open
+    And "orders" holds "m1"
+
+    Examples:
+      | value |
+      | 3     |
+      | 6     |

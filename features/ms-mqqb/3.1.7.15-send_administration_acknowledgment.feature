@@ -308,3 +308,73 @@ Feature: MS-MQQB 3.1.7.15 Send Administration Acknowledgment
     When the prepared message "m1" reaches "ghost"
     Then the send is refused with MQ_ERROR_QUEUE_NOT_FOUND
     And by D-68 the acknowledgments of "m1" in "admin" are MQMSG_CLASS_NACK_BAD_DST_Q (refuse+nack) or none (refuse-only)
+
+  # With only a packet at hand (MS-MQQB 3.1.5.8: a UserMessage another queue manager sent and the
+  # target refused on arrival), the acknowledgment is built from the packet's fields. The suite
+  # plays that queue manager; "ledger" is transactional, so a plain packet for it is refused.
+  @clause:MS-MQQB:3.1.7.15:11 @clause:MS-MQQB:3.1.7.15:12
+  Scenario Outline: The acknowledgment of a refused packet goes to the queue its AQ <aq> field names
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And "admin" is also known by its direct format name as "admin by name"
+    And message "m1" is prepared with:
+      | acknowledgements | negative arrival |
+      | admin queue      | <admin>          |
+    When "remote" sends the prepared message "m1" to "ledger" with packet fields:
+      | AQ | <aq> |
+    Then the acknowledgments of "m1" in "<queue>" are MQMSG_CLASS_NACK_NOT_TRANSACTIONAL_MSG
+    And the acknowledgment's destination queue is "<admin>"
+    And the acknowledgment's correlation id is the identifier of "m1"
+
+    Examples:
+      | aq | admin         | queue        |
+      | 3  | admin         | admin        |
+      | 6  | admin         | admin        |
+      | 7  | admin by name | admin        |
+
+  @clause:MS-MQQB:3.1.7.15:13
+  Scenario Outline: The acknowledgment of a refused packet names as response queue the one its DQ field names (<queue>)
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And "ledger" is also known by its direct format name as "ledger by name"
+    And message "m1" is prepared with:
+      | acknowledgements | negative arrival |
+      | admin queue      | admin            |
+    When "remote" sends the prepared message "m1" to "<queue>"
+    Then the acknowledgments of "m1" in "admin" are MQMSG_CLASS_NACK_NOT_TRANSACTIONAL_MSG
+    And the acknowledgment's response queue is "<queue>"
+
+    Examples: DQ 3 and 7
+      | queue          |
+      | ledger         |
+      | ledger by name |
+
+  @clause:MS-MQQB:3.1.7.15:14
+  Scenario Outline: The acknowledgment of a refused packet takes its delivery from DM and its body from the packet (<delivery>)
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | acknowledgements | negative arrival |
+      | admin queue      | admin            |
+      | delivery         | <delivery>       |
+      | body             | order 42: tea    |
+    When "remote" sends the prepared message "m1" to "ledger"
+    Then the acknowledgments of "m1" in "admin" are MQMSG_CLASS_NACK_NOT_TRANSACTIONAL_MSG
+    And the acknowledgment's delivery is <delivery>
+    And the acknowledgment's body is "order 42: tea"
+
+    Examples:
+      | delivery    |
+      | express     |
+      | recoverable |
+
+  # The refusal comes before the security checks of MS-MQQB 3.1.5.8.3, so the body is never decrypted.
+  @clause:MS-MQQB:3.1.7.15:14
+  Scenario: The acknowledgment of a refused packet whose body is encrypted carries no body
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | acknowledgements | negative arrival |
+      | admin queue      | admin            |
+      | body             | 0123456789abcdef |
+      | privacy level    | 3                |
+    When "remote" sends the prepared message "m1" to "ledger" with packet fields:
+      | EB | 1 |
+    Then the acknowledgments of "m1" in "admin" are MQMSG_CLASS_NACK_NOT_TRANSACTIONAL_MSG
+    And the acknowledgment's body is empty

@@ -29,12 +29,14 @@ Feature: MS-MQRR 3.1.4.13 R_StartTransactionalReceive (Opnum 13)
       | 0          | 0      | MQ_LOOKUP_RECEIVE_FIRST   | 0       |
       | 0          | 0      | 0x00000007                | 0       |
 
-  @clause:MS-MQRR:3.1.4.13:12 @clause:MS-MQRR:3.1.4.13:03 @clause:MS-MQRR:3.1.4.13:07
+  # D-41: the peek step's TRANSACTION_USAGE (usage), or the parameter check of step 1, which lists the
+  # peek actions only with pTransactionId NULL (param)
+  @clause:MS-MQRR:3.1.4.13:12 @clause:MS-MQRR:3.1.4.13:03 @clause:MS-MQRR:3.1.4.13:07 @decision:D-41
   Scenario Outline: No peek can be made inside a transaction
     When R_StartTransactionalReceive is called on "h" in transaction "t" with:
       | LookupId | hCursor  | ulAction | ulTimeout |
       | <lookup> | <cursor> | <action> | 0         |
-    Then the call returns MQ_ERROR_TRANSACTION_USAGE
+    Then by D-41 the call returns MQ_ERROR_TRANSACTION_USAGE (usage) or MQ_ERROR_INVALID_PARAMETER (param)
     And the HRESULT is a failure code
     And "ledger" holds "m1", "m2" and "m3"
 
@@ -92,40 +94,47 @@ Feature: MS-MQRR 3.1.4.13 R_StartTransactionalReceive (Opnum 13)
       | 0          | MQ_ACTION_RECEIVE         |
       | id of "o1" | MQ_LOOKUP_RECEIVE_CURRENT |
 
-  @clause:MS-MQRR:3.1.4.13:10 @clause:MS-MQRR:3.1.4.13:07
+  # D-44: 3.1.4.13 asks only for "a failure HRESULT" when the handle is not found
+  @clause:MS-MQRR:3.1.4.13:10 @clause:MS-MQRR:3.1.4.13:07 @decision:D-44
   Scenario: A closed queue handle is refused
     Given the handle "h" has been closed with R_CloseQueue
     When R_StartTransactionalReceive is called on "h" in transaction "t" with:
       | LookupId | hCursor | ulAction          | ulTimeout |
       | 0        | 0       | MQ_ACTION_RECEIVE | 0         |
-    Then the call returns MQ_ERROR_INVALID_HANDLE
+    Then by D-44 the call returns MQ_ERROR_INVALID_HANDLE (invalid-handle) or any other failure (other-failure)
     And the HRESULT is a failure code
     And "ledger" holds "m1", "m2" and "m3"
 
-  @clause:MS-MQRR:3.1.4.13:10
+  @clause:MS-MQRR:3.1.4.13:10 @decision:D-44
   Scenario: A queue handle the server never issued is refused
     Given a queue handle "forged" that no R_OpenQueue returned
     When R_StartTransactionalReceive is called on "forged" in transaction "t" with:
       | LookupId | hCursor | ulAction          | ulTimeout |
       | 0        | 0       | MQ_ACTION_RECEIVE | 0         |
-    Then the call returns MQ_ERROR_INVALID_HANDLE
+    Then by D-44 the call returns MQ_ERROR_INVALID_HANDLE (invalid-handle) or any other failure (other-failure)
     And "ledger" holds "m1", "m2" and "m3"
 
   @clause:MS-MQRR:3.1.4.13:10
-  Scenario Outline: A cursor that is not one of the handle's is refused with STATUS_INVALID_HANDLE
-    Given "ledger" is opened with RECEIVE_ACCESS as "h2"
-    And cursor "c2" is created on "h2"
+  Scenario: A cursor the server never issued is refused with STATUS_INVALID_HANDLE
     When R_StartTransactionalReceive is called on "h" in transaction "t" with:
-      | LookupId | hCursor  | ulAction          | ulTimeout |
-      | 0        | <cursor> | MQ_ACTION_RECEIVE | 0         |
+      | LookupId | hCursor    | ulAction          | ulTimeout |
+      | 0        | 0x00C0FFEE | MQ_ACTION_RECEIVE | 0         |
     Then the call returns STATUS_INVALID_HANDLE
     And the HRESULT is a failure code
     And "ledger" holds "m1", "m2" and "m3"
 
-    Examples:
-      | cursor     |
-      | c2         |
-      | 0x00C0FFEE |
+  # D-48: the cursor is looked up among every cursor of the queue manager (step 4), R_CloseCursor looks
+  # among the handle's own; a cursor of another handle of the same queue is refused or used
+  @clause:MS-MQRR:3.1.4.13:10 @decision:D-48
+  Scenario: A cursor of another handle of the same queue is refused, or used like one of this handle
+    Given "ledger" is opened with RECEIVE_ACCESS as "h2"
+    And cursor "c2" is created on "h2"
+    When R_StartTransactionalReceive is called on "h" in transaction "t" with:
+      | LookupId | hCursor | ulAction          | ulTimeout |
+      | 0        | c2      | MQ_ACTION_RECEIVE | 0         |
+    Then by D-48 the message returned is "m1" (qm-wide) or the call fails (own-handle)
+    And where D-48 is own-handle, the call returns STATUS_INVALID_HANDLE
+    And by D-48 "ledger" holds "m1", "m2" and "m3" (own-handle) or "m2" and "m3" (qm-wide)
 
   @clause:MS-MQRR:3.1.4.13:10 @clause:MS-MQRR:3.1.4.13:14
   Scenario: A receive through the handle's own cursor takes the message under the cursor

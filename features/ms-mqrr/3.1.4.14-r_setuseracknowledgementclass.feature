@@ -42,18 +42,19 @@ Feature: MS-MQRR 3.1.4.14 R_SetUserAcknowledgementClass (Opnum 14)
     Then "ledger" holds "m1" and "m2"
     And the acknowledgment classes for "m1" in "admin" are none
 
-  @clause:MS-MQRR:3.1.4.14:04
+  # D-44: 3.1.4.14 asks only for "a failure HRESULT" when the handle is not found
+  @clause:MS-MQRR:3.1.4.14:04 @decision:D-44
   Scenario: A closed queue handle is refused
     Given the handle "h" has been closed with R_CloseQueue
     When the client sets the acknowledgement class of "m1" on "h" to MQMSG_CLASS_NACK_RECEIVE_REJECTED
-    Then the call returns MQ_ERROR_INVALID_HANDLE
+    Then by D-44 the call returns MQ_ERROR_INVALID_HANDLE (invalid-handle) or any other failure (other-failure)
     And the HRESULT is a failure code
 
-  @clause:MS-MQRR:3.1.4.14:04
+  @clause:MS-MQRR:3.1.4.14:04 @decision:D-44
   Scenario: A queue handle that no R_OpenQueue returned is refused
     Given a queue handle "forged" that no R_OpenQueue returned
     When the client sets the acknowledgement class of "m1" on "forged" to MQMSG_CLASS_NACK_RECEIVE_REJECTED
-    Then the call returns MQ_ERROR_INVALID_HANDLE
+    Then by D-44 the call returns MQ_ERROR_INVALID_HANDLE (invalid-handle) or any other failure (other-failure)
 
   @clause:MS-MQRR:3.1.4.14:04
   Scenario: A message of another queue is not found

@@ -104,15 +104,17 @@ Feature: MS-MQRR 3.1.4.15 R_EndTransactionalReceive (Opnum 15)
     When the client ends transactional "r" with RR_ACK
     Then the call returns MQ_OK
 
-  @clause:MS-MQRR:3.1.4.15:05
+  # D-55: the IDL's range(1,2) lets the RPC runtime refuse the call; past it, no status is named
+  @clause:MS-MQRR:3.1.4.15:05 @decision:D-55
   Scenario: A dwAck other than RR_ACK or RR_NACK is refused
     When the client starts R_StartTransactionalReceive on "h" in transaction "t" as "r" with:
       | ulAction          |
       | MQ_ACTION_RECEIVE |
     And the client ends transactional "r" with 3
-    Then the call returns MQ_ERROR_INVALID_PARAMETER
+    Then by D-55 the call returns MQ_ERROR_INVALID_PARAMETER (invalid-parameter) or any other failure (other-failure)
 
-  @clause:MS-MQRR:3.1.4.15:05
+  # D-52: the failed start's entry is gone (remove), or stays until this End removes it, finding no message (keep)
+  @clause:MS-MQRR:3.1.4.15:05 @decision:D-52
   Scenario: A receive whose start failed leaves nothing to end
     Given a transactional queue "empty"
     And "empty" is opened with RECEIVE_ACCESS as "he"
@@ -120,6 +122,8 @@ Feature: MS-MQRR 3.1.4.15 R_EndTransactionalReceive (Opnum 15)
       | ulAction          | ulTimeout |
       | MQ_ACTION_RECEIVE | 0         |
     And the client ends transactional "r" with RR_ACK
+    Then by D-52 the call returns MQ_ERROR_INVALID_HANDLE (remove) or MQ_ERROR_MESSAGE_NOT_FOUND (keep)
+    When the client ends transactional "r" with RR_ACK
     Then the call returns MQ_ERROR_INVALID_HANDLE
 
   @clause:MS-MQRR:3.1.4.15:05

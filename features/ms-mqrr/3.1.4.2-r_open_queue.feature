@@ -115,31 +115,84 @@ Feature: MS-MQRR 3.1.4.2 R_OpenQueue (Opnum 2)
     And "orders" holds <left>
 
     Examples:
-      | access         | receive                | left    |
-      | RECEIVE_ACCESS | MQ_OK                  | nothing |
-      | PEEK_ACCESS    | MQ_ERROR_ACCESS_DENIED | "m1"    |
-      | SEND_ACCESS    | MQ_ERROR_ACCESS_DENIED | "m1"    |
-      | 0x00000000     | MQ_ERROR_ACCESS_DENIED | "m1"    |
-      | 0x00000021     | MQ_ERROR_ACCESS_DENIED | "m1"    |
+      | access         | receive | left    |
+      | RECEIVE_ACCESS | MQ_OK   | nothing |
+
+  # D-49: no processing step checks the handle's access; permitting the action is the client's MUST, so a
+  # receive through a peeking handle is refused (check) or goes on (no-check)
+  @clause:MS-MQRR:3.1.4.2:14 @decision:D-49
+  Scenario: PEEK_ACCESS gives a peeking handle, whose receive is refused or left to the client
+    When R_OpenQueue is called as "h" with:
+      | pQueueFormat | dwAccess    | dwShareMode  |
+      | orders       | PEEK_ACCESS | MQ_DENY_NONE |
+    Then the call returns MQ_OK
+    When the client peeks at "h"
+    Then the call returns MQ_OK
+    And the message returned is "m1"
+    When the client receives from "h"
+    Then by D-49 the call returns MQ_ERROR_ACCESS_DENIED (check) or MQ_OK (no-check)
+    And by D-49 "orders" holds "m1" (check) or nothing (no-check)
+
+  # D-42: the mapping makes any value but RECEIVE_ACCESS PeekAccess, while the table lists two values and
+  # step 1 may refuse any other as invalid input; a peeking handle sets no sharing rule (MS-MQDMPR 3.1.7.1.5),
+  # a receiving one would keep out a receiver that denies sharing
+  @clause:MS-MQRR:3.1.4.2:14 @decision:D-42
+  Scenario Outline: A dwAccess outside the table gives a peeking handle, or is refused as invalid input (<access>)
+    When R_OpenQueue is called as "h" with:
+      | pQueueFormat | dwAccess | dwShareMode  |
+      | orders       | <access> | MQ_DENY_NONE |
+    Then by D-42 the call returns MQ_OK (any-is-peek) or MQ_ERROR_INVALID_PARAMETER (refuse-unknown)
+    And where D-42 is any-is-peek, "h" is a usable queue handle
+    When R_OpenQueue is called as "exclusive" with:
+      | pQueueFormat | dwAccess       | dwShareMode   |
+      | orders       | RECEIVE_ACCESS | MQ_DENY_SHARE |
+    Then the call returns MQ_OK
+    And "orders" holds "m1"
+
+    Examples:
+      | access      |
+      | SEND_ACCESS |
+      | 0x00000000  |
+      | 0x00000021  |
 
   @clause:MS-MQRR:3.1.4.2:14
-  Scenario Outline: MQ_DENY_NONE shares the queue, any other dwShareMode denies other receivers (<share>)
+  Scenario: MQ_DENY_NONE shares the queue with other receivers
     When R_OpenQueue is called as "first" with:
-      | pQueueFormat | dwAccess       | dwShareMode |
-      | orders       | RECEIVE_ACCESS | <share>     |
+      | pQueueFormat | dwAccess       | dwShareMode  |
+      | orders       | RECEIVE_ACCESS | MQ_DENY_NONE |
     Then the call returns MQ_OK
     When R_OpenQueue is called as "second" with:
       | pQueueFormat | dwAccess       | dwShareMode  |
       | orders       | RECEIVE_ACCESS | MQ_DENY_NONE |
-    Then the call returns <second>
+    Then the call returns MQ_OK
 
-    Examples:
-      | share         | second                     |
-      | MQ_DENY_NONE  | MQ_OK                      |
-      | MQ_DENY_SHARE | MQ_ERROR_SHARING_VIOLATION |
-      | 0x00000007    | MQ_ERROR_SHARING_VIOLATION |
+  # D-43: R_OpenQueue names no status for a failed Open Queue, only a failure
+  @clause:MS-MQRR:3.1.4.2:14 @decision:D-43
+  Scenario: MQ_DENY_SHARE denies other receivers
+    When R_OpenQueue is called as "first" with:
+      | pQueueFormat | dwAccess       | dwShareMode   |
+      | orders       | RECEIVE_ACCESS | MQ_DENY_SHARE |
+    Then the call returns MQ_OK
+    When R_OpenQueue is called as "second" with:
+      | pQueueFormat | dwAccess       | dwShareMode  |
+      | orders       | RECEIVE_ACCESS | MQ_DENY_NONE |
+    Then by D-43 the call returns MQ_ERROR_SHARING_VIOLATION (open-status) or any other failure (other-failure)
 
-  @clause:MS-MQRR:3.1.4.2:14
+  # D-73: the mapping makes any value but MQ_DENY_NONE DenyReceive, while the parameter lists two values
+  # and step 1 may refuse any other as invalid input
+  @clause:MS-MQRR:3.1.4.2:14 @decision:D-73 @decision:D-43
+  Scenario: A dwShareMode outside the table denies other receivers, or is refused as invalid input
+    When R_OpenQueue is called as "first" with:
+      | pQueueFormat | dwAccess       | dwShareMode |
+      | orders       | RECEIVE_ACCESS | 0x00000007  |
+    Then by D-73 the call returns MQ_OK (deny-receive) or MQ_ERROR_INVALID_PARAMETER (refuse-unknown)
+    When R_OpenQueue is called as "second" with:
+      | pQueueFormat | dwAccess       | dwShareMode  |
+      | orders       | RECEIVE_ACCESS | MQ_DENY_NONE |
+    Then where D-73 is deny-receive, by D-43 the call returns MQ_ERROR_SHARING_VIOLATION (open-status) or any other failure (other-failure)
+    And where D-73 is refuse-unknown, the call returns MQ_OK
+
+  @clause:MS-MQRR:3.1.4.2:14 @decision:D-43
   Scenario: A peeking handle that denies sharing still lets other peekers in but no receiver
     When R_OpenQueue is called as "first" with:
       | pQueueFormat | dwAccess    | dwShareMode   |
@@ -152,7 +205,7 @@ Feature: MS-MQRR 3.1.4.2 R_OpenQueue (Opnum 2)
     When R_OpenQueue is called as "receiver" with:
       | pQueueFormat | dwAccess       | dwShareMode  |
       | orders       | RECEIVE_ACCESS | MQ_DENY_NONE |
-    Then the call returns MQ_ERROR_SHARING_VIOLATION
+    Then by D-43 the call returns MQ_ERROR_SHARING_VIOLATION (open-status) or any other failure (other-failure)
 
   @clause:MS-MQRR:3.1.4.2:15
   Scenario: Each successful open hands out a handle of its own

@@ -21,26 +21,27 @@ Feature: MS-MQRR 3.1.4.3 R_CloseQueue (Opnum 3)
     Then the call returns MQ_OK
     And the context handle given back is NULL
 
-  @clause:MS-MQRR:3.1.4.3:03 @clause:MS-MQRR:3.1.4.3:04
+  # D-44: 3.1.4.3 asks only for "a failure HRESULT" when the handle is not found
+  @clause:MS-MQRR:3.1.4.3:03 @clause:MS-MQRR:3.1.4.3:04 @decision:D-44
   Scenario: A handle the server never issued is refused
     Given a queue handle "forged" that the server never issued
     When R_CloseQueue is called on "forged"
-    Then the call returns MQ_ERROR_INVALID_HANDLE
+    Then by D-44 the call returns MQ_ERROR_INVALID_HANDLE (invalid-handle) or any other failure (other-failure)
 
-  @clause:MS-MQRR:3.1.4.3:03 @clause:MS-MQRR:3.1.4.3:04
+  @clause:MS-MQRR:3.1.4.3:03 @clause:MS-MQRR:3.1.4.3:04 @decision:D-44
   Scenario: A handle that was already closed is refused
     When R_CloseQueue is called on "h"
     Then the call returns MQ_OK
     When R_CloseQueue is called on "h"
-    Then the call returns MQ_ERROR_INVALID_HANDLE
+    Then by D-44 the call returns MQ_ERROR_INVALID_HANDLE (invalid-handle) or any other failure (other-failure)
 
-  @clause:MS-MQRR:3.1.4.3:05
+  @clause:MS-MQRR:3.1.4.3:05 @decision:D-44
   Scenario: After the close the handle is no longer known to the server
     When R_CloseQueue is called on "h"
     And R_CreateCursor is called on "h" as "c"
-    Then the call returns MQ_ERROR_INVALID_HANDLE
+    Then by D-44 the call returns MQ_ERROR_INVALID_HANDLE (invalid-handle) or any other failure (other-failure)
     When the client peeks at "h"
-    Then the call returns MQ_ERROR_INVALID_HANDLE
+    Then by D-44 the call returns MQ_ERROR_INVALID_HANDLE (invalid-handle) or any other failure (other-failure)
 
   @clause:MS-MQRR:3.1.4.3:05
   Scenario: Closing drops the handle's unfinished receive and its message becomes available again
@@ -73,7 +74,8 @@ Feature: MS-MQRR 3.1.4.3 R_CloseQueue (Opnum 3)
     When the client peeks at "other"
     Then the message returned is "m1"
 
-  @clause:MS-MQRR:3.1.4.3:05
+  # D-43: R_OpenQueue names no status for a failed Open Queue, only a failure
+  @clause:MS-MQRR:3.1.4.3:05 @decision:D-43
   Scenario: Closing a handle that denies sharing lets other receivers in again
     Given R_CloseQueue is called on "h"
     When R_OpenQueue is called as "exclusive" with:
@@ -81,7 +83,7 @@ Feature: MS-MQRR 3.1.4.3 R_CloseQueue (Opnum 3)
       | orders       | RECEIVE_ACCESS | MQ_DENY_SHARE |
     Then the call returns MQ_OK
     When "orders" is opened with RECEIVE_ACCESS as "second"
-    Then the call returns MQ_ERROR_SHARING_VIOLATION
+    Then by D-43 the call returns MQ_ERROR_SHARING_VIOLATION (open-status) or any other failure (other-failure)
     When R_CloseQueue is called on "exclusive"
     And "orders" is opened with RECEIVE_ACCESS as "second"
     Then the call returns MQ_OK

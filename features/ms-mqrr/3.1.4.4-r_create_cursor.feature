@@ -36,20 +36,22 @@ Feature: MS-MQRR 3.1.4.4 R_CreateCursor (Opnum 4)
     Then the message returned is "m1"
     And "orders" holds "m2"
 
-  @clause:MS-MQRR:3.1.4.4:02
+  # D-44: 3.1.4.4 asks only for "a failure HRESULT" when the handle is not found
+  @clause:MS-MQRR:3.1.4.4:02 @decision:D-44
   Scenario: A handle the server never issued gets no cursor
     Given a queue handle "forged" that the server never issued
     When R_CreateCursor is called on "forged" as "c"
-    Then the call returns MQ_ERROR_INVALID_HANDLE
+    Then by D-44 the call returns MQ_ERROR_INVALID_HANDLE (invalid-handle) or any other failure (other-failure)
 
-  @clause:MS-MQRR:3.1.4.4:02
+  @clause:MS-MQRR:3.1.4.4:02 @decision:D-44
   Scenario: A closed handle gets no cursor
     Given R_CloseQueue is called on "h"
     When R_CreateCursor is called on "h" as "c"
-    Then the call returns MQ_ERROR_INVALID_HANDLE
+    Then by D-44 the call returns MQ_ERROR_INVALID_HANDLE (invalid-handle) or any other failure (other-failure)
 
-  @clause:MS-MQRR:3.1.4.4:02
+  # D-46: Open Cursor gives no cursor for a descriptor whose queue is gone, and 3.1.4.4 names no status
+  @clause:MS-MQRR:3.1.4.4:02 @decision:D-46
   Scenario: A handle whose queue was deleted gets no cursor
     Given queue "orders" is deleted
     When R_CreateCursor is called on "h" as "c"
-    Then the call returns MQ_ERROR_QUEUE_NOT_AVAILABLE
+    Then by D-46 the call returns MQ_ERROR_QUEUE_NOT_AVAILABLE (not-available, purge-ok) or any other failure (other-failure, purge-ok)

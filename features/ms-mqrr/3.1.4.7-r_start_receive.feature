@@ -117,13 +117,14 @@ Feature: MS-MQRR 3.1.4.7 R_StartReceive (Opnum 7)
 
   # -- handles, cursors and access ---------------------------------------------------------------
 
-  @clause:MS-MQRR:3.1.4.7:17 @clause:MS-MQRR:3.1.4.7:15
+  # D-44: 3.1.4.7 asks only for "a failure HRESULT" when the handle is not found
+  @clause:MS-MQRR:3.1.4.7:17 @clause:MS-MQRR:3.1.4.7:15 @decision:D-44
   Scenario Outline: A queue handle the server never issued is refused
     Given a queue handle "x" that the server never issued
     When R_StartReceive is called on "x" with:
       | LookupId | hCursor | ulAction | ulTimeout |
       | <lookup> | 0       | <action> | 0         |
-    Then the call returns MQ_ERROR_INVALID_HANDLE
+    Then by D-44 the call returns MQ_ERROR_INVALID_HANDLE (invalid-handle) or any other failure (other-failure)
     And the status has the failure bit set
     And "orders" holds "m1", "m2" and "m3"
 
@@ -134,14 +135,14 @@ Feature: MS-MQRR 3.1.4.7 R_StartReceive (Opnum 7)
       | id of "m1" | MQ_LOOKUP_PEEK_CURRENT    |
       | id of "m1" | MQ_LOOKUP_RECEIVE_CURRENT |
 
-  @clause:MS-MQRR:3.1.4.7:17
+  @clause:MS-MQRR:3.1.4.7:17 @decision:D-44
   Scenario Outline: A queue handle closed with R_CloseQueue is refused
     Given "orders" is opened with RECEIVE_ACCESS as "h2"
     When R_CloseQueue is called on "h2"
     And R_StartReceive is called on "h2" with:
       | LookupId | hCursor | ulAction | ulTimeout |
       | 0        | 0       | <action> | 0         |
-    Then the call returns MQ_ERROR_INVALID_HANDLE
+    Then by D-44 the call returns MQ_ERROR_INVALID_HANDLE (invalid-handle) or any other failure (other-failure)
     And "orders" holds "m1", "m2" and "m3"
 
     Examples:
@@ -181,38 +182,62 @@ Feature: MS-MQRR 3.1.4.7 R_StartReceive (Opnum 7)
       | MQ_ACTION_PEEK_CURRENT |
       | MQ_ACTION_PEEK_NEXT    |
 
-  @clause:MS-MQRR:3.1.4.7:18
-  Scenario Outline: A cursor of another queue handle is refused with STATUS_INVALID_HANDLE
+  # D-48: step 3 looks hCursor up among every cursor of the queue manager, R_CloseCursor among the handle's
+  # own; a cursor of another handle of the same queue is refused (own-handle) or walks this queue (qm-wide)
+  @clause:MS-MQRR:3.1.4.7:18 @decision:D-48
+  Scenario Outline: A cursor of another handle of the same queue is refused, or used like one of this handle
     Given "orders" is opened with RECEIVE_ACCESS as "h2"
+    And cursor "c2" is created on "h2"
+    When R_StartReceive is called on "h" with:
+      | LookupId | hCursor | ulAction | ulTimeout |
+      | 0        | c2      | <action> | 0         |
+    Then by D-48 the message returned is "m1" (qm-wide) or the call fails (own-handle)
+    And where D-48 is own-handle, the call returns STATUS_INVALID_HANDLE
+    And by D-48 "orders" holds "m1", "m2" and "m3" (own-handle) or <left> (qm-wide)
+
+    Examples:
+      | action                 | left                   |
+      | MQ_ACTION_RECEIVE      | "m2" and "m3"          |
+      | MQ_ACTION_PEEK_CURRENT | "m1", "m2" and "m3"    |
+
+  # a cursor on another queue would walk that queue's messages for this handle: refused under every reading
+  @clause:MS-MQRR:3.1.4.7:18
+  Scenario Outline: A cursor of a handle of another queue is refused with STATUS_INVALID_HANDLE
+    Given a queue "elsewhere"
+    And "elsewhere" holds "e1"
+    And "elsewhere" is opened with RECEIVE_ACCESS as "h2"
     And cursor "c2" is created on "h2"
     When R_StartReceive is called on "h" with:
       | LookupId | hCursor | ulAction | ulTimeout |
       | 0        | c2      | <action> | 0         |
     Then the call returns STATUS_INVALID_HANDLE
     And "orders" holds "m1", "m2" and "m3"
+    And "elsewhere" holds "e1"
 
     Examples:
       | action                 |
       | MQ_ACTION_RECEIVE      |
       | MQ_ACTION_PEEK_CURRENT |
 
-  @clause:MS-MQRR:3.1.4.7:33
+  # D-49: the handle MUST permit the action, a duty of the client that no processing step checks: the
+  # receive is refused (check) or takes its message (no-check)
+  @clause:MS-MQRR:3.1.4.7:33 @decision:D-49
   Scenario Outline: A handle opened for peeking cannot receive
     Given "orders" is opened with PEEK_ACCESS as "p"
     And cursor "pc" is created on "p"
     When R_StartReceive is called on "p" with:
       | LookupId | hCursor  | ulAction | ulTimeout |
       | <lookup> | <cursor> | <action> | 0         |
-    Then the call returns MQ_ERROR_ACCESS_DENIED
-    And "orders" holds "m1", "m2" and "m3"
+    Then by D-49 the call returns MQ_ERROR_ACCESS_DENIED (check) or MQ_OK (no-check)
+    And by D-49 "orders" holds "m1", "m2" and "m3" (check) or <left> (no-check)
 
     Examples:
-      | lookup     | cursor | action                    |
-      | 0          | 0      | MQ_ACTION_RECEIVE         |
-      | 0          | pc     | MQ_ACTION_RECEIVE         |
-      | id of "m2" | 0      | MQ_LOOKUP_RECEIVE_CURRENT |
-      | id of "m2" | 0      | MQ_LOOKUP_RECEIVE_NEXT    |
-      | id of "m2" | 0      | MQ_LOOKUP_RECEIVE_PREV    |
+      | lookup     | cursor | action                    | left            |
+      | 0          | 0      | MQ_ACTION_RECEIVE         | "m2" and "m3"   |
+      | 0          | pc     | MQ_ACTION_RECEIVE         | "m2" and "m3"   |
+      | id of "m2" | 0      | MQ_LOOKUP_RECEIVE_CURRENT | "m1" and "m3"   |
+      | id of "m2" | 0      | MQ_LOOKUP_RECEIVE_NEXT    | "m1" and "m2"   |
+      | id of "m2" | 0      | MQ_LOOKUP_RECEIVE_PREV    | "m2" and "m3"   |
 
   @clause:MS-MQRR:3.1.4.7:33
   Scenario Outline: A handle opened for peeking can peek
@@ -273,7 +298,9 @@ Feature: MS-MQRR 3.1.4.7 R_StartReceive (Opnum 7)
     Then the call returns MQ_OK
     And "orders" holds "m2" and "m3"
 
-  @clause:MS-MQRR:3.1.4.7:19
+  # D-52: nothing removes the entry filed before the read failed, so it is gone (remove) or stays with
+  # LookupIdentifier 0 (keep) until an End removes it and finds no message (3.1.4.9)
+  @clause:MS-MQRR:3.1.4.7:19 @decision:D-52
   Scenario: A receive that finds nothing leaves no request behind
     Given a queue "empty"
     And "empty" is opened with RECEIVE_ACCESS as "e"
@@ -281,6 +308,8 @@ Feature: MS-MQRR 3.1.4.7 R_StartReceive (Opnum 7)
       | LookupId | hCursor | ulAction          | ulTimeout | dwRequestId |
       | 0        | 0       | MQ_ACTION_RECEIVE | 0         | 7           |
     Then the call returns MQ_ERROR_IO_TIMEOUT
+    When the client ends request id 7 on "e" with RR_ACK
+    Then by D-52 the call returns MQ_ERROR_INVALID_HANDLE (remove) or MQ_ERROR_MESSAGE_NOT_FOUND (keep)
     When the client ends request id 7 on "e" with RR_ACK
     Then the call returns MQ_ERROR_INVALID_HANDLE
 
@@ -598,7 +627,9 @@ Feature: MS-MQRR 3.1.4.7 R_StartReceive (Opnum 7)
 
   # -- request ids -------------------------------------------------------------------------------
 
-  @clause:MS-MQRR:3.1.4.7:34
+  # D-36: reusing a busy dwRequestId breaks the client's MUST; the server refuses it, or lets the new entry
+  # replace the old one (accept), whose message nothing can end any more
+  @clause:MS-MQRR:3.1.4.7:34 @decision:D-36
   Scenario: A request id cannot start a second receive on the handle before the first one ends
     When R_StartReceive is called on "h" with:
       | LookupId | hCursor | ulAction          | ulTimeout | dwRequestId |
@@ -607,13 +638,13 @@ Feature: MS-MQRR 3.1.4.7 R_StartReceive (Opnum 7)
     When R_StartReceive is called on "h" with:
       | LookupId | hCursor | ulAction          | ulTimeout | dwRequestId |
       | 0        | 0       | MQ_ACTION_RECEIVE | 0         | 7           |
-    Then the call returns MQ_ERROR_INVALID_PARAMETER
-    And "orders" holds "m2" and "m3"
+    Then by D-36 the call returns MQ_ERROR_INVALID_PARAMETER (refuse) or MQ_OK (accept)
+    And by D-36 "orders" holds "m2" and "m3" (refuse) or "m3" (accept)
     When the client ends request id 7 on "h" with RR_ACK
     Then the call returns MQ_OK
-    And "orders" holds "m2" and "m3"
+    And by D-36 "orders" holds "m2" and "m3" (refuse) or "m3" (accept)
 
-  @clause:MS-MQRR:3.1.4.7:34
+  @clause:MS-MQRR:3.1.4.7:34 @decision:D-36
   Scenario: A lookup receive also keeps its request id busy
     When R_StartReceive is called on "h" with:
       | LookupId   | hCursor | ulAction                  | ulTimeout | dwRequestId |
@@ -621,8 +652,8 @@ Feature: MS-MQRR 3.1.4.7 R_StartReceive (Opnum 7)
     And R_StartReceive is called on "h" with:
       | LookupId   | hCursor | ulAction                  | ulTimeout | dwRequestId |
       | id of "m3" | 0       | MQ_LOOKUP_RECEIVE_CURRENT | 0         | 7           |
-    Then the call returns MQ_ERROR_INVALID_PARAMETER
-    And "orders" holds "m1" and "m3"
+    Then by D-36 the call returns MQ_ERROR_INVALID_PARAMETER (refuse) or MQ_OK (accept)
+    And by D-36 "orders" holds "m1" and "m3" (refuse) or "m1" (accept)
 
   @clause:MS-MQRR:3.1.4.7:34
   Scenario: A request id is free again once its receive ended, and is free on another handle
@@ -642,7 +673,7 @@ Feature: MS-MQRR 3.1.4.7 R_StartReceive (Opnum 7)
     Then the call returns MQ_OK
     And the message returned is "m1"
 
-  @clause:MS-MQRR:3.1.4.7:34
+  @clause:MS-MQRR:3.1.4.7:34 @decision:D-36
   Scenario: A peek cannot reuse the request id of an unfinished receive on the handle
     When R_StartReceive is called on "h" with:
       | LookupId | hCursor | ulAction          | ulTimeout | dwRequestId |
@@ -650,9 +681,10 @@ Feature: MS-MQRR 3.1.4.7 R_StartReceive (Opnum 7)
     And R_StartReceive is called on "h" with:
       | LookupId | hCursor | ulAction               | ulTimeout | dwRequestId |
       | 0        | 0       | MQ_ACTION_PEEK_CURRENT | 0         | 7           |
-    Then the call returns MQ_ERROR_INVALID_PARAMETER
+    Then by D-36 the call returns MQ_ERROR_INVALID_PARAMETER (refuse) or MQ_OK (accept)
+    And "orders" holds "m2" and "m3"
 
-  @clause:MS-MQRR:3.1.4.7:34
+  @clause:MS-MQRR:3.1.4.7:34 @decision:D-36
   Scenario: A receive cannot reuse the request id of a read that is still waiting on the handle
     Given a queue "empty"
     And "empty" is opened with RECEIVE_ACCESS as "e"
@@ -660,7 +692,7 @@ Feature: MS-MQRR 3.1.4.7 R_StartReceive (Opnum 7)
     And R_StartReceive is called on "e" with:
       | LookupId | hCursor | ulAction          | ulTimeout | dwRequestId |
       | 0        | 0       | MQ_ACTION_RECEIVE | 0         | 7           |
-    Then the call returns MQ_ERROR_INVALID_PARAMETER
+    Then by D-36 the call returns MQ_ERROR_INVALID_PARAMETER (refuse) or MQ_ERROR_IO_TIMEOUT (accept)
     And the background call "w" is still waiting
     When message "m" is sent to "empty"
     And the background call "w" completes
@@ -676,12 +708,12 @@ Feature: MS-MQRR 3.1.4.7 R_StartReceive (Opnum 7)
 
   # -- what comes back ---------------------------------------------------------------------------
 
+  # an unknown queue handle is refused with a failure too: "A queue handle the server never issued is refused" (D-44)
   @clause:MS-MQRR:3.1.4.7:15
   Scenario Outline: Every refusal is a failure HRESULT
     Given a queue "empty"
     And "empty" is opened with RECEIVE_ACCESS as "e"
     And "orders" is opened with PEEK_ACCESS as "p"
-    And a queue handle "x" that the server never issued
     And "cx" is a cursor handle the server never issued on "h"
     When R_StartReceive is called on "<handle>" with:
       | LookupId | hCursor  | ulAction | ulTimeout |
@@ -692,11 +724,19 @@ Feature: MS-MQRR 3.1.4.7 R_StartReceive (Opnum 7)
     Examples:
       | handle | lookup     | cursor | action                 | status                     |
       | h      | 0          | 0      | MQ_ACTION_PEEK_NEXT    | MQ_ERROR_INVALID_PARAMETER |
-      | x      | 0          | 0      | MQ_ACTION_RECEIVE      | MQ_ERROR_INVALID_HANDLE    |
       | h      | 0          | cx     | MQ_ACTION_PEEK_CURRENT | STATUS_INVALID_HANDLE      |
-      | p      | 0          | 0      | MQ_ACTION_RECEIVE      | MQ_ERROR_ACCESS_DENIED     |
       | e      | 0          | 0      | MQ_ACTION_RECEIVE      | MQ_ERROR_IO_TIMEOUT        |
       | e      | id of "m1" | 0      | MQ_LOOKUP_PEEK_CURRENT | MQ_ERROR_MESSAGE_NOT_FOUND |
+
+  # D-49: a receive through a peeking handle is refused with a failure HRESULT (check), or goes on (no-check)
+  @clause:MS-MQRR:3.1.4.7:15 @decision:D-49
+  Scenario: A receive through a peeking handle is refused with a failure HRESULT, or left to the client
+    Given "orders" is opened with PEEK_ACCESS as "p"
+    When R_StartReceive is called on "p" with:
+      | LookupId | hCursor | ulAction          | ulTimeout |
+      | 0        | 0       | MQ_ACTION_RECEIVE | 0         |
+    Then by D-49 the call returns MQ_ERROR_ACCESS_DENIED (check) or MQ_OK (no-check)
+    And by D-49 "orders" holds "m1", "m2" and "m3" (check) or "m2" and "m3" (no-check)
 
   @clause:MS-MQRR:3.1.4.7:15 @clause:MS-MQRR:3.1.4.7:21
   Scenario Outline: Success is MQ_OK with the message's outputs
@@ -930,5 +970,17 @@ Feature: MS-MQRR 3.1.4.7 R_StartReceive (Opnum 7)
       | an action the table lacks  | RECEIVE_ACCESS | 0      | 0      | 0x12345678             | MQ_ERROR_INVALID_PARAMETER |
       | a cursor never issued      | RECEIVE_ACCESS | 0      | bogus  | MQ_ACTION_PEEK_CURRENT | STATUS_INVALID_HANDLE      |
       | a lookup id no message has | RECEIVE_ACCESS | 0x0100 | 0      | MQ_LOOKUP_PEEK_CURRENT | MQ_ERROR_MESSAGE_NOT_FOUND |
-      | a receive on a peek handle | PEEK_ACCESS    | 0      | 0      | MQ_ACTION_RECEIVE      | MQ_ERROR_ACCESS_DENIED     |
       | nothing there in time      | RECEIVE_ACCESS | 0x0100 | 0      | MQ_LOOKUP_PEEK_NEXT    | MQ_ERROR_MESSAGE_NOT_FOUND |
+
+  # D-49: the access check is the client's duty; a server that makes it answers in the return value too
+  @clause:MS-MQRR:3.1.4.7:32 @decision:D-49
+  Scenario: A receive on a peek handle is answered in the return value, not as an RPC fault
+    Given the calls travel over DCE/RPC
+    And a queue "q32"
+    And "q32" holds "m1"
+    And "q32" is opened with PEEK_ACCESS as "h32"
+    When R_StartReceive is called on "h32" with:
+      | LookupId | hCursor | ulAction          | ulTimeout |
+      | 0        | 0       | MQ_ACTION_RECEIVE | 0         |
+    Then by D-49 the call returns MQ_ERROR_ACCESS_DENIED (check) or MQ_OK (no-check)
+    And the status came back as the method's return value, not as an RPC fault

@@ -103,25 +103,27 @@ Feature: MS-MQRR 3.1.4.8 R_CancelReceive (Opnum 8)
     When the background call "w" completes
     Then the call returns MQ_ERROR_OPERATION_CANCELLED
 
-  @clause:MS-MQRR:3.1.4.8:03 @clause:MS-MQRR:3.1.4.8:02
+  # D-44: 3.1.4.8 asks only for "a failure HRESULT" when the handle is not found
+  @clause:MS-MQRR:3.1.4.8:03 @clause:MS-MQRR:3.1.4.8:02 @decision:D-44
   Scenario: Cancel through a queue handle the server never issued fails
     Given a queue handle "x" that the server never issued
     When the client cancels request id 7 on "x"
-    Then the call returns MQ_ERROR_INVALID_HANDLE
+    Then by D-44 the call returns MQ_ERROR_INVALID_HANDLE (invalid-handle) or any other failure (other-failure)
     And the status has the failure bit set
 
-  @clause:MS-MQRR:3.1.4.8:03
+  @clause:MS-MQRR:3.1.4.8:03 @decision:D-44
   Scenario: Cancel through a closed queue handle fails
     Given "inbox" is opened with RECEIVE_ACCESS as "h2"
     When R_CloseQueue is called on "h2"
     And the client cancels request id 7 on "h2"
-    Then the call returns MQ_ERROR_INVALID_HANDLE
+    Then by D-44 the call returns MQ_ERROR_INVALID_HANDLE (invalid-handle) or any other failure (other-failure)
 
-  @clause:MS-MQRR:3.1.4.8:03 @clause:MS-MQRR:3.1.4.8:02
+  # D-54: when the Cancel event finds nothing, 3.1.4.8 returns "a failure HRESULT": its status or another
+  @clause:MS-MQRR:3.1.4.8:03 @clause:MS-MQRR:3.1.4.8:02 @decision:D-54
   Scenario: Cancel of a request id that nothing waits on fails
     When the client waits on "h" for up to INFINITE ms in the background as "w"
     And the client cancels request id 7 on "h"
-    Then the call returns STATUS_NOT_FOUND
+    Then by D-54 the call returns STATUS_NOT_FOUND (status-not-found) or any other failure (other-failure)
     And the status has the failure bit set
     And the background call "w" is still waiting
     When the client cancels "w"
@@ -144,19 +146,22 @@ Feature: MS-MQRR 3.1.4.8 R_CancelReceive (Opnum 8)
     When the background call "w" completes
     Then the call returns MQ_ERROR_OPERATION_CANCELLED
 
-  @clause:MS-MQRR:3.1.4.8:03
+  @clause:MS-MQRR:3.1.4.8:03 @decision:D-54
   Scenario: Cancel of a receive that already has its message fails and leaves the request in place
     Given message "m1" is sent to "inbox"
     When the client starts a receive on "h" as "r"
     And the client cancels "r"
-    Then the call returns STATUS_NOT_FOUND
+    Then by D-54 the call returns STATUS_NOT_FOUND (status-not-found) or any other failure (other-failure)
     And "inbox" holds nothing
     When the client ends "r" with RR_ACK
     Then the call returns MQ_OK
     And "inbox" holds nothing
 
-  @clause:MS-MQRR:3.1.4.8:03
+  # D-74: the cancel is raised on no queue and 3.1.4.8 names no status; read literally, it finds nothing
+  # waiting and fails as a cancel of nothing does (D-54)
+  @clause:MS-MQRR:3.1.4.8:03 @decision:D-74 @decision:D-54
   Scenario: Cancel through a handle whose queue was deleted fails
     When queue "inbox" is deleted
     And the client cancels request id 7 on "h"
-    Then the call returns MQ_ERROR_QUEUE_NOT_AVAILABLE
+    Then by D-74 the call returns MQ_ERROR_QUEUE_NOT_AVAILABLE (not-available) or any other failure (literal)
+    And where D-74 is literal, by D-54 the call returns STATUS_NOT_FOUND (status-not-found) or any other failure (other-failure)

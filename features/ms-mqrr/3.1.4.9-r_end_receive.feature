@@ -153,7 +153,9 @@ Feature: MS-MQRR 3.1.4.9 R_EndReceive (Opnum 9)
     When the client ends "r" with RR_ACK
     Then the call returns MQ_ERROR_INVALID_HANDLE
 
-  @clause:MS-MQRR:3.1.4.9:07
+  # D-38: the premature End keeps the entry (keep), or removes it as 3.1.4.9's second step does (remove),
+  # so the End that follows the message finds no entry left on the handle
+  @clause:MS-MQRR:3.1.4.9:07 @decision:D-38
   Scenario: R_EndReceive before the receive has a message is refused and the receive goes on
     Given a queue "empty"
     And "empty" is opened with RECEIVE_ACCESS as "e"
@@ -165,21 +167,24 @@ Feature: MS-MQRR 3.1.4.9 R_EndReceive (Opnum 9)
     And the background call "w" completes
     Then the message returned is "late"
     When the client ends "w" with RR_ACK
-    Then the call returns MQ_OK
+    Then by D-38 the call returns MQ_OK (keep) or MQ_ERROR_INVALID_HANDLE (remove)
     And "empty" holds nothing
 
-  @clause:MS-MQRR:3.1.4.9:08
-  Scenario: A handle whose queue was deleted gets the status of Dequeue Message End
+  # D-74: with its queue gone there is no message list to search; the texts name no status for it, and
+  # read literally the search finds nothing (MQ_ERROR_MESSAGE_NOT_FOUND)
+  @clause:MS-MQRR:3.1.4.9:08 @decision:D-74
+  Scenario: A handle whose queue was deleted cannot end its receive
     When the client starts a receive on "h" as "r"
     And queue "orders" is deleted
     And the client ends "r" with RR_ACK
-    Then the call returns MQ_ERROR_QUEUE_NOT_AVAILABLE
+    Then by D-74 the call returns MQ_ERROR_QUEUE_NOT_AVAILABLE (not-available) or MQ_ERROR_MESSAGE_NOT_FOUND (literal)
 
-  @clause:MS-MQRR:3.1.4.9:09
+  # D-55: the IDL's range(1,2) lets the RPC runtime refuse the call; past it, no status is named
+  @clause:MS-MQRR:3.1.4.9:09 @decision:D-55
   Scenario Outline: A dwAck other than RR_ACK or RR_NACK is refused and changes nothing
     When the client starts a receive on "h" as "r"
     And the client ends "r" with <ack>
-    Then the call returns MQ_ERROR_INVALID_PARAMETER
+    Then by D-55 the call returns MQ_ERROR_INVALID_PARAMETER (invalid-parameter) or any other failure (other-failure)
     And "orders" holds "m2" and "m3"
     When the client ends "r" with RR_ACK
     Then the call returns MQ_OK

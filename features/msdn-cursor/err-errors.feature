@@ -8,16 +8,18 @@ Feature: MSDN Cursor Behavior Due to Errors (ERR)
     And "orders" is opened with RECEIVE_ACCESS as "h"
     And cursor "c" is created on "h"
 
-  @clause:MSDN-CURSOR:ERR:01 @clause:MSDN-CURSOR:ERR:02
+  # D-49: the receive through a peeking handle is refused (check), or takes "m2" (no-check), after which the
+  # cursor's current message is the next one still there
+  @clause:MSDN-CURSOR:ERR:01 @clause:MSDN-CURSOR:ERR:02 @decision:D-49
   Scenario: A refused receive leaves the cursor on its message
     Given "orders" is opened with PEEK_ACCESS as "p"
     And cursor "pc" is created on "p"
     When cursor "pc" peeks the current message
     And cursor "pc" peeks the next message
     And cursor "pc" receives
-    Then the call returns MQ_ERROR_ACCESS_DENIED
+    Then by D-49 the call returns MQ_ERROR_ACCESS_DENIED (check) or MQ_OK (no-check)
     When cursor "pc" peeks the current message
-    Then the message returned is "m2"
+    Then by D-49 the message returned is "m2" (check) or "m3" (no-check)
 
   @clause:MSDN-CURSOR:ERR:01
   Scenario: A refused peek-next after a receive does not send the cursor back to the start
@@ -72,9 +74,12 @@ Feature: MSDN Cursor Behavior Due to Errors (ERR)
     When cursor "cb" peeks the current message
     Then the message returned is "b2"
 
+  # a cursor is never valid with a handle of another queue, whatever the reading of D-48
   @clause:MSDN-CURSOR:ERR:04
-  Scenario: Using the cursor through a handle it does not belong to fails and leaves it alone
-    Given "orders" is opened with RECEIVE_ACCESS as "h2"
+  Scenario: Using the cursor through a handle of another queue fails and leaves it alone
+    Given a queue "elsewhere"
+    And "elsewhere" holds "e1"
+    And "elsewhere" is opened with RECEIVE_ACCESS as "h2"
     When cursor "c" peeks the current message
     And cursor "c" peeks the next message
     And R_StartReceive is called on "h2" with:
@@ -86,17 +91,35 @@ Feature: MSDN Cursor Behavior Due to Errors (ERR)
       | c       | MQ_ACTION_RECEIVE |
     Then the call returns STATUS_INVALID_HANDLE
     And "orders" holds "m1", "m2" and "m3"
+    And "elsewhere" holds "e1"
     When cursor "c" peeks the current message
     Then the message returned is "m2"
 
-  @clause:MSDN-CURSOR:ERR:04
+  # D-48: MS-MQRR 3.1.4.7 finds the cursor among all of the queue manager's; through another handle of its
+  # own queue the call fails and leaves the cursor alone (own-handle), or moves it as its own handle would
+  @clause:MSDN-CURSOR:ERR:04 @decision:D-48
+  Scenario: Using the cursor through another handle of its queue fails and leaves it alone, or moves it
+    Given "orders" is opened with RECEIVE_ACCESS as "h2"
+    When cursor "c" peeks the current message
+    And cursor "c" peeks the next message
+    And R_StartReceive is called on "h2" with:
+      | hCursor | ulAction            |
+      | c       | MQ_ACTION_PEEK_NEXT |
+    Then by D-48 the message returned is "m3" (qm-wide) or the call fails (own-handle)
+    And where D-48 is own-handle, the call returns STATUS_INVALID_HANDLE
+    When cursor "c" peeks the current message
+    Then by D-48 the message returned is "m2" (own-handle) or "m3" (qm-wide)
+    And "orders" holds "m1", "m2" and "m3"
+
+  # D-44: MS-MQRR 3.1.4.7 asks only for "a failure HRESULT" for a queue handle it does not find
+  @clause:MSDN-CURSOR:ERR:04 @decision:D-44
   Scenario: Using the cursor through a handle the server never issued fails and leaves it alone
     Given a queue handle "forged" that the server never issued
     When cursor "c" peeks the current message
     And R_StartReceive is called on "forged" with:
       | hCursor | ulAction            |
       | c       | MQ_ACTION_PEEK_NEXT |
-    Then the call returns MQ_ERROR_INVALID_HANDLE
+    Then by D-44 the call returns MQ_ERROR_INVALID_HANDLE (invalid-handle) or any other failure (other-failure)
     When cursor "c" peeks the current message
     Then the message returned is "m1"
 

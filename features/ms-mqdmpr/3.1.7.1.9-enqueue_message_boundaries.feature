@@ -1,0 +1,31 @@
+Feature: MS-MQDMPR 3.1.7.1.9 Enqueue Message at its exact boundaries
+  A quota is a ceiling that a message may reach but not pass, and a message is late only once its
+  time to reach the queue has passed, not at the very second it runs out.  A message's size is the
+  size of its packet (D-07's choice), learnt from the packets the target itself returns.
+
+  Background:
+    Given a queue "inbox"
+
+  @clause:MS-MQDMPR:3.1.7.1.9:02
+  Scenario: A message that fills the queue's quota to the byte is accepted, and the next one is refused
+    Given a queue "small" with a quota of 2 KB
+    When message "exact" whose packet is exactly 2048 bytes is sent to "small"
+    Then the send is accepted with status 0
+    When message "one more" is sent to "small"
+    Then the send is accepted with status 1
+    And "small" holds "exact"
+
+  @clause:MS-MQDMPR:3.1.7.1.9:01
+  Scenario: A message that fills the queue manager's quota to the byte is accepted, and the next one is refused
+    Given the queue manager's quota is 4096 bytes
+    When message "exact" whose packet is exactly 4096 bytes is sent to "inbox"
+    Then the send is accepted with status 0
+    When message "one more" is sent to "inbox"
+    Then the send is accepted with status 2
+    And "inbox" holds "exact"
+
+  @clause:MS-MQDMPR:3.1.7.1.9:08
+  Scenario: A message that arrives at the very second its time to reach the queue runs out is in time
+    When message "punctual" reaches "inbox" at the very second its time to reach the queue of 60 seconds runs out
+    Then the send is accepted with status 0
+    And "inbox" holds "punctual"

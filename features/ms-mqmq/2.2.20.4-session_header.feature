@@ -1,0 +1,47 @@
+Feature: MS-MQMQ 2.2.20.4 SessionHeader
+  A queue manager acknowledges what it receives on an MS-MQQB session with a SessionHeader:
+  how many UserMessage packets it received (AckSequenceNumber), which recoverable ones it has
+  stored since its last acknowledgment (RecoverableMsgAckSeqNumber and the bits of
+  RecoverableMsgAckFlags), how many it sent itself, and its window. The suite plays the
+  queue manager on the other end of the session.
+
+  Background:
+    Given a queue "orders"
+    And another queue manager "remote" with an MS-MQQB session to the target
+    And message "e1" is prepared with:
+      | delivery | express |
+    And message "r1" is prepared with:
+      | delivery | recoverable |
+    And message "r2" is prepared with:
+      | delivery | recoverable |
+    And message "r3" is prepared with:
+      | delivery | recoverable |
+
+  @clause:MS-MQMQ:2.2.20.4:01
+  Scenario: The session acknowledgment counts the packets received and names the recoverable ones stored
+    When "remote" sends the prepared message "e1" to "orders"
+    And "remote" sends the prepared message "r1" to "orders"
+    And "remote" sends the prepared message "r2" to "orders"
+    And "remote" waits 1000 ms for the target's packets
+    Then the session acknowledgments of "remote"'s last wait acknowledge 3 messages and the recoverable messages 1 and 2
+    And every session acknowledgment "remote" received counts the packets the target sent it and has a WindowSize from 0x0001 to 0xFFFF
+
+  @clause:MS-MQMQ:2.2.20.4:01
+  Scenario: A later session acknowledgment names only the recoverable packets stored since the one before
+    When "remote" sends the prepared message "r1" to "orders"
+    And "remote" waits 1000 ms for the target's packets
+    And "remote" sends the prepared message "e1" to "orders"
+    And "remote" sends the prepared message "r2" to "orders"
+    And "remote" sends the prepared message "r3" to "orders"
+    And "remote" waits 1000 ms for the target's packets
+    Then the session acknowledgments of "remote"'s last wait acknowledge 4 messages and the recoverable messages 2 and 3
+    And every session acknowledgment "remote" received counts the packets the target sent it and has a WindowSize from 0x0001 to 0xFFFF
+
+  # Express packets alone are acknowledged when half the AckTimeout the suite gave (20 s) has passed.
+  @clause:MS-MQMQ:2.2.20.4:01
+  Scenario: A session acknowledgment of express packets alone names no recoverable packet
+    When "remote" sends the prepared message "r1" to "orders"
+    And "remote" waits 1000 ms for the target's packets
+    And "remote" sends the prepared message "e1" to "orders"
+    And "remote" waits 11000 ms for the target's packets
+    Then the session acknowledgments of "remote"'s last wait acknowledge 2 messages and the recoverable messages none

@@ -1,0 +1,50 @@
+Feature: MS-MQQB 3.1.7.2.2 Final Acknowledgment
+  A transactional message that another queue manager sent, asking for source journaling or
+  for a final acknowledgment, is final-acknowledged to that queue manager when it leaves its
+  queue: a FinalAck packet (MS-MQQB 2.2.5) whose class is the reason it left and whose body
+  names the message. The suite plays the other queue manager.
+
+  Background:
+    Given a transactional queue "ledger"
+    And another queue manager "remote" with an MS-MQQB session to the target
+    And "ledger" is opened with RECEIVE_ACCESS as "l"
+
+  @clause:MS-MQQB:3.1.7.2.2:01 @clause:MS-MQDMPR:3.1.1.12:13 @decision:D-76
+  Scenario Outline: A transactional message from another queue manager is final-acknowledged when received, if it asked (<asked>)
+    Given message "t1" is prepared with:
+      | journal     | <journal>     |
+      | dead letter | <dead letter> |
+    When "remote" sends the prepared message "t1" to "ledger" with packet fields:
+      | TH | 1    |
+      | FA | <fa> |
+    And the client begins transaction "t"
+    And the client takes the front message of "l" in transaction "t" as "r"
+    Then the message returned is "t1"
+    When the client ends transactional "r" with RR_ACK
+    And transaction "t" is committed
+    Then "remote" <final ack> for "t1"
+
+    Examples:
+      | asked               | journal | dead letter | fa | final ack                                               |
+      | positive journaling | yes     |             | 0  | received a FinalAck of class MQMSG_CLASS_ACK_RECEIVE    |
+      | negative journaling |         | yes         | 0  | received a FinalAck of class MQMSG_CLASS_ACK_RECEIVE    |
+      | a final ack         |         |             | 1  | received a FinalAck of class MQMSG_CLASS_ACK_RECEIVE    |
+      | nothing             |         |             | 0  | received no FinalAck                                    |
+
+  @clause:MS-MQQB:3.1.7.2.2:01 @clause:MS-MQDMPR:3.1.1.12:13 @decision:D-76
+  Scenario: A transactional message that is not received yet has no FinalAck
+    Given message "t1" is prepared with:
+      | journal | yes |
+    When "remote" sends the prepared message "t1" to "ledger" with packet fields:
+      | TH | 1 |
+    And "remote" waits 2000 ms for the target's packets
+    Then "remote" received no FinalAck for "t1"
+
+  @clause:MS-MQQB:3.1.7.2.2:01 @decision:D-76
+  Scenario: A purged transactional message is final-acknowledged with the reason it left
+    Given message "t1" is prepared with:
+      | dead letter | yes |
+    When "remote" sends the prepared message "t1" to "ledger" with packet fields:
+      | TH | 1 |
+    And the client purges the queue through "l"
+    Then "remote" received a FinalAck of class MQMSG_CLASS_NACK_Q_PURGED for "t1"

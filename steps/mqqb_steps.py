@@ -1,0 +1,322 @@
+"""Steps in which the suite plays another queue manager with an MS-MQQB session to the target.
+
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | AQ | 6 |
+    And "remote" waits 1000 ms for the target's packets
+    Then "remote" received a FinalAck of class MQMSG_CLASS_ACK_RECEIVE for "t1"
+
+The session is opened the way an initiator opens one (MS-MQQB 3.1.5.2.3, 3.1.5.3.2): an
+EstablishConnection naming the target's GUID, then ConnectionParameters asking for the
+shortest time-outs 2.2.2.1 allows (RecoverableAckTimeout 500 ms, AckTimeout 20 s) and a
+window of 64.  A message prepared with `message "m1" is prepared with:` is then written as a
+UserMessage packet by the suite's own writer (mqqb_packets.py); `World.sent` records it as
+the target will name it, an OBJECTID of the peer's GUID and the packet's MessageID (MS-MQMQ
+2.2.18.1.3), so the acknowledgment steps of cursor_steps.py judge what the target answers.
+
+Packet fields a scenario may set: DQ, AQ, RQ (a code to write: one the name allows, or one no
+sender may use), TH 1 (a TransactionHeader, each message a transaction of its own), FA 1
+(its FinalAck bit), EB 1 (an encrypted body: a SecurityHeader with EB and a key).
+
+Waiting: the target's timers (Session Ack Send, Order Ack Send) run on its clock, so a wait
+moves a target with virtual time that far, and otherwise waits that long in real time.
+"""
+
+from __future__ import annotations
+
+import struct
+import time
+import uuid
+
+from pytest_bdd import given, then, when
+
+from protocol.constants import MessageClass
+
+from .mqqb_packets import (
+    Outgoing,
+    Received,
+    Stream,
+    connection_parameters,
+    connection_parameters_response,
+    decode,
+    establish_connection,
+    establish_connection_response,
+    user_message,
+)
+from .phrases import phrase
+from .world import Sent, World
+
+RECOVERABLE_ACK_TIMEOUT, ACK_TIMEOUT, WINDOW = 500, 20_000, 64  # MS-MQQB 2.2.2.1 the smallest time-outs allowed
+HANDSHAKE_WAIT_MS = 5000
+SETTLE_MS = 200  # after the target's clock moved, how long what its timers sent may take to arrive
+PACKET_FIELDS = ("DQ", "AQ", "RQ", "TH", "FA", "EB")
+
+
+class Peer:
+    """The queue manager the suite plays: its GUID, its connection and every packet the target sent it."""
+
+    def __init__(self, world: World, name: str) -> None:
+        self.world, self.name = world, name
+        self.guid = uuid.uuid4().bytes_le
+        self.connection = world.target.mqqb_connect()
+        self.stream = Stream()
+        self.received: list[Received] = []
+        self.latest: list[Received] = []          # what the last wait brought
+        self.ordinal = 0                           # MessageID of the packets it sends (MS-MQQB 3.1.1.3)
+        self.tx_sequence_id = struct.pack("<II", 1, int(time.time()) & 0xFFFFFFFF)  # MS-MQMQ 2.2.18.1.2
+        self.tx_number = 0
+        self.transactions: dict[str, tuple] = {}   # label -> the TransactionHeader it was sent with
+        self.opened_by_target: list[tuple] = []    # (connection, Stream) of sessions the target opened (D-76)
+
+    def send(self, packet: bytes) -> None:
+        self.connection.send(packet)
+        # over a network the server reads it on its own time: give it the target's settling time, as background
+        # calls get (World.in_background), before the scenario looks at the queues
+        time.sleep(self.world.target.settle_seconds if "rpc" in self.world.target.capabilities else 0)
+
+    def collect(self, wait_ms: int, move_clock: bool) -> list[Received]:
+        """What the target sent since the last look; `move_clock`: let `wait_ms` pass on its clock first."""
+        if move_clock and "virtual_time" in self.world.target.capabilities:
+            self.world.target.elapse(wait_ms)
+            data = self.connection.receive(SETTLE_MS)  # what the timers wrote may still be on its way
+        else:
+            data = self.connection.receive(wait_ms)
+        self.latest = [decode(packet) for packet in self.stream.feed(data)]
+        assert self.stream.broken is None, self.stream.broken
+        self.latest += self._accept_sessions_opened_by_target()
+        self.received += self.latest
+        return self.latest
+
+    def _accept_sessions_opened_by_target(self) -> list[Received]:
+        """A target may deliver to this queue manager on a session it opens itself (D-76 new-session): answer its
+        set-up as an acceptor (MS-MQQB 3.1.5.3.1, 3.1.5.4.1) and read what comes on it."""
+        self.opened_by_target += [(connection, Stream()) for connection in self.connection.opened_by_target()]
+        got = []
+        for connection, stream in self.opened_by_target:
+            while True:
+                packets = [decode(packet) for packet in stream.feed(connection.receive(0))]
+                assert stream.broken is None, stream.broken
+                if not packets:
+                    break
+                for packet in packets:
+                    packet.session = "opened by the target"
+                    if packet.kind == "EstablishConnection":
+                        connection.send(establish_connection_response(packet, self.guid))
+                    elif packet.kind == "ConnectionParameters":
+                        connection.send(connection_parameters_response(packet, WINDOW))
+                    got.append(packet)
+        return got
+
+    def expect(self, kind: str) -> Received:
+        """The next packet, which must be `kind` (session set-up)."""
+        deadline = time.monotonic() + HANDSHAKE_WAIT_MS / 1000
+        while time.monotonic() < deadline:
+            got = self.collect(HANDSHAKE_WAIT_MS, move_clock=False)
+            if got:
+                assert got[0].kind == kind, f"{self.name!r} expected {kind}, got {got[0].kind}"
+                return got[0]
+            if self.connection.closed:
+                break
+        raise AssertionError(f"the target sent no {kind} to {self.name!r}"
+                             + (" and closed the connection" if self.connection.closed else ""))
+
+    def close(self) -> None:
+        self.connection.close()
+        for connection, _ in self.opened_by_target:
+            connection.close()
+
+
+def _peer(world: World, name: str) -> Peer:
+    peers = world.notes.get("mqqb peers", {})
+    if name not in peers:
+        raise KeyError(f"no queue manager {name!r} with a session in this scenario")
+    return peers[name]
+
+
+@given(phrase('another queue manager "{remote}" with an MS-MQQB session to the target'))
+def peer_with_session(world, remote, request):
+    world.require("mqqb_peer")
+    peer = Peer(world, remote)
+    request.addfinalizer(peer.close)
+    world.notes.setdefault("mqqb peers", {})[remote] = peer
+    peer.send(establish_connection(peer.guid, world.target.queue_manager_identifier,
+                                   int(time.monotonic() * 1000)))
+    answer = peer.expect("EstablishConnection")
+    assert not answer.internal_flags & 0x10, "the target refused the session (InternalHeader.Flags.CS)"
+    peer.send(connection_parameters(RECOVERABLE_ACK_TIMEOUT, ACK_TIMEOUT, WINDOW))
+    peer.expect("ConnectionParameters")
+
+
+def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict[str, str]) -> None:
+    peer = _peer(world, remote)
+    prepared = world.notes.get("prepared", {})
+    if label not in prepared:
+        raise KeyError(f"no prepared message {label!r}; use 'message \"{label}\" is prepared with:'")
+    props = prepared[label]
+    unknown = [name for name in packet_fields if name not in PACKET_FIELDS]
+    assert not unknown, f"unknown packet fields {unknown}; known: {', '.join(PACKET_FIELDS)}"
+    peer.ordinal += 1
+    transaction = None
+    if packet_fields.get("TH") == "1":
+        peer.tx_number += 1
+        transaction = (packet_fields.get("FA") == "1", peer.tx_sequence_id, peer.tx_number, peer.tx_number - 1)
+        peer.transactions[label] = transaction
+    now = int(time.time())
+    out = Outgoing(
+        source=peer.guid, destination_qm=world.target.queue_manager_identifier, message_id=peer.ordinal,
+        destination=world.queue(alias), admin=props.admin_queue, response=props.response_queue,
+        codes={key: int(packet_fields[key]) for key in ("DQ", "AQ", "RQ") if key in packet_fields},
+        priority=3 if props.priority is None else props.priority,
+        delivery=1 if props.delivery == "recoverable" else 0,
+        positive_journaling=props.positive_journaling, negative_journaling=props.negative_journaling,
+        time_to_reach_queue=0x54600 if props.time_to_reach_queue is None else props.time_to_reach_queue,
+        time_to_be_received=0xFFFFFFFF if props.time_to_be_received is None else props.time_to_be_received,
+        sent_time=props.sent_time or now, transaction=transaction, encrypted_body=packet_fields.get("EB") == "1",
+        acknowledgements=props.acknowledgements, label=label, message_class=props.message_class,
+        correlation_id=props.correlation_id, body=props.body, privacy_level=props.privacy_level)
+    peer.send(user_message(out))
+    # MS-MQMQ 2.2.18.1.3 the receiver knows the message by the sender's GUID and the MessageID
+    world.sent[label] = Sent(label, world.queue(alias), peer.guid + struct.pack("<I", peer.ordinal),
+                             transactional=transaction is not None)
+    world.notes.setdefault("bodies", {})[label] = props.body
+
+
+@given(phrase('"{remote}" sends the prepared message "{label}" to "{alias}"'))
+@when(phrase('"{remote}" sends the prepared message "{label}" to "{alias}"'))
+def peer_sends(world, remote, label, alias):
+    _send(world, remote, label, alias, {})
+
+
+@given(phrase('"{remote}" sends the prepared message "{label}" to "{alias}" with packet fields:'))
+@when(phrase('"{remote}" sends the prepared message "{label}" to "{alias}" with packet fields:'))
+def peer_sends_with(world, remote, label, alias, datatable):
+    _send(world, remote, label, alias, {key.strip(): value.strip() for key, value in datatable})
+
+
+@when(phrase('"{remote}" waits {ms:d} ms for the target\'s packets'))
+def peer_waits(world, remote, ms):
+    _peer(world, remote).collect(ms, move_clock=True)
+
+
+# -- the session ------------------------------------------------------------------------------
+
+@then(phrase('the target closed the session of "{remote}"'))
+def session_closed(world, remote):
+    peer = _peer(world, remote)
+    peer.collect(0, move_clock=False)
+    assert peer.connection.closed, f"the session of {remote!r} is still open"
+
+
+@then(phrase('the session of "{remote}" is still open'))
+def session_open(world, remote):
+    peer = _peer(world, remote)
+    peer.collect(0, move_clock=False)
+    assert not peer.connection.closed, f"the target closed the session of {remote!r}"
+
+
+@then(phrase('"{remote}" received an EstablishConnection, a ConnectionParameters and a SessionAck packet'))
+def received_internal_kinds(world, remote):
+    kinds = {packet.kind for packet in _peer(world, remote).received}
+    missing = {"EstablishConnection", "ConnectionParameters", "SessionAck"} - kinds
+    assert not missing, f"{remote!r} received no {', '.join(sorted(missing))} (it received {sorted(kinds)})"
+
+
+@then(phrase('every packet "{remote}" received that is not a UserMessage has TimeToReachQueue 0xFFFFFFFF'))
+def internal_packets_never_expire(world, remote):
+    internal = [packet for packet in _peer(world, remote).received if packet.internal]
+    assert internal, f"{remote!r} received no packet that is not a UserMessage"
+    for packet in internal:  # MS-MQMQ 2.2.19.1 TimeToReachQueue of a packet that is not a UserMessage
+        assert packet.time_to_reach_queue == 0xFFFFFFFF, \
+            f"a {packet.kind} packet has TimeToReachQueue 0x{packet.time_to_reach_queue:08X}, not 0xFFFFFFFF"
+
+
+# -- session acknowledgments (MS-MQMQ 2.2.20.4) ---------------------------------------------------
+
+def _recoverable_numbers(text: str) -> set[int]:
+    text = text.strip()
+    return set() if text == "none" else {int(part) for part in text.replace(" and ", ",").split(",")}
+
+
+@then(phrase('the session acknowledgments of "{remote}"\'s last wait acknowledge {count:d} messages and the '
+             'recoverable messages {numbers}', numbers=r"none|\d+(?:(?:, | and )\d+)*"))
+def session_acknowledgments(world, remote, count, numbers):
+    """The SessionAcks the last wait brought: the last one counts every packet received (AckSequenceNumber), and
+    together they name the recoverable packets stored since the wait before, each by RecoverableMsgAckSeqNumber
+    plus the position of its bit in RecoverableMsgAckFlags."""
+    acks = [packet for packet in _peer(world, remote).latest if packet.kind == "SessionAck" and packet.session == "own"]
+    assert acks, f"{remote!r} received no SessionAck in its last wait"
+    assert acks[-1].fields[0] == count, f"AckSequenceNumber is {acks[-1].fields[0]}, expected {count}"
+    named = set()
+    for ack in acks:
+        first, flags = ack.fields[1], ack.fields[2]
+        # MS-MQMQ 2.2.20.4: RecoverableMsgAckSeqNumber is 0 exactly when no recoverable packet is acknowledged
+        assert (first == 0) == (flags == 0), \
+            f"RecoverableMsgAckSeqNumber is {first} and RecoverableMsgAckFlags 0x{flags:08X}"
+        named |= {first + bit for bit in range(32) if flags >> bit & 1}
+    expected = _recoverable_numbers(numbers)
+    assert named == expected, f"the SessionAcks name the recoverable messages {sorted(named)}, expected {sorted(expected)}"
+
+
+@then(phrase('every session acknowledgment "{remote}" received counts the packets the target sent it and has a '
+             'WindowSize from 0x0001 to 0xFFFF'))
+def session_acknowledgments_count_what_was_sent(world, remote):
+    peer = _peer(world, remote)
+    sent = recoverable = 0
+    seen = False
+    for packet in [p for p in peer.received if p.session == "own"]:  # each SessionAck counts the packets before it
+        if packet.kind == "SessionAck":
+            seen = True
+            _, _, _, user_count, recoverable_count, window, _ = packet.fields
+            assert (user_count, recoverable_count) == (sent, recoverable), \
+                f"a SessionAck counts {user_count} UserMessage packets ({recoverable_count} recoverable) sent, " \
+                f"but {remote!r} had received {sent} ({recoverable} recoverable)"
+            assert 1 <= window <= 0xFFFF, f"WindowSize is {window}"  # MS-MQMQ 2.2.20.4 valid range
+        elif not packet.internal:
+            sent += 1
+            recoverable += 1 if packet.user_flags >> 5 & 3 else 0
+    assert seen, f"{remote!r} received no SessionAck"
+
+
+# -- final acknowledgments (MS-MQQB 2.2.5, 3.1.7.2.2) ---------------------------------------------
+
+def _final_acks(world: World, remote: str, label: str) -> list[Received]:
+    peer = _peer(world, remote)
+    peer.collect(2000, move_clock=True)
+    sent = world.sent.get(label)
+    assert sent is not None and label in peer.transactions, f"{remote!r} sent no transactional message {label!r}"
+    message_id = struct.unpack("<I", sent.message_id[16:20])[0]
+    found = []
+    for packet in peer.received:
+        if packet.kind != "FinalAck" or len(packet.body) != 36:
+            continue
+        sequence_id, number, previous, source, acknowledged = struct.unpack("<8sII16sI", packet.body)  # 2.2.5.1
+        if source == peer.guid and acknowledged == message_id:
+            assert (sequence_id, number, previous) == peer.transactions[label][1:], \
+                f"the FinalAck of {label!r} names TxSequence {sequence_id.hex()}/{number}/{previous}, not the " \
+                f"TransactionHeader it was sent with"
+            found.append(packet)
+    return found
+
+
+@then(phrase('"{remote}" received a FinalAck of class {cls} for "{label}"', cls=r"\w+"))
+def final_ack_received(world, remote, cls, label):
+    """The FinalAck comes on the session "remote" opened (D-76 same-session) or on one the target opened to it
+    (new-session); the step takes either and records which."""
+    found = _final_acks(world, remote, label)
+    classes = [_class_name(packet.message_class) for packet in found]
+    assert classes == [cls], f"{remote!r} received FinalAcks {classes or 'none'} for {label!r}, expected [{cls}]"
+    world.observe("D-76", "same-session" if found[0].session == "own" else "new-session")
+
+
+@then(phrase('"{remote}" received no FinalAck for "{label}"'))
+def no_final_ack(world, remote, label):
+    found = _final_acks(world, remote, label)
+    assert not found, f"{remote!r} received FinalAcks {[_class_name(p.message_class) for p in found]} for {label!r}"
+
+
+def _class_name(value: int) -> str:
+    try:
+        return MessageClass(value).name
+    except ValueError:
+        return f"0x{value:04X}"
+
