@@ -362,6 +362,9 @@ class InProcessTarget(Target):
         self._call(apply)
 
     def set_queue_manager_quota(self, quota: int) -> None:
+        if not isinstance(quota, int) or isinstance(quota, bool) or quota < 0:
+            raise ValueError(f"a queue manager quota is a whole number of bytes, not {quota!r}")
+
         def set_quota():
             self._core.options["queue_manager_quota"] = quota  # a restart keeps it, as a configured value would
             self.qm.queue_manager_quota = quota

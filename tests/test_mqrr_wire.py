@@ -23,6 +23,7 @@ import pytest
 
 from adapters import MessageProperties, TargetError, connect
 from adapters.in_process import InProcessTarget
+from adapters.mqrr.control import ControlError
 from adapters.mqrr.serve import serve
 from protocol.constants import INFINITE, Access, Ack, Action, ShareMode
 from protocol.hresult import HRESULT, RpcStatus
@@ -219,6 +220,20 @@ def test_set_up_goes_through_the_control_channel(client, queue):
     assert client.read_queue(queue).messages == ()
     client.reset()
     assert client.read_queue(queue).hresult == HRESULT.MQ_ERROR_QUEUE_NOT_FOUND
+
+
+def test_the_queue_manager_quota_is_set_through_the_control_channel(client):
+    """queue_manager_quota over the wire: the quota holds until the reset; a bad value is a one-line error."""
+    assert "queue_manager_quota" in client.capabilities
+    queue = client.create_queue(f"{client.computer_name}\\private$\\quota").format_name
+    client.set_queue_manager_quota(10)
+    assert client.send(queue, MessageProperties(body=b"x" * 100)).r_status == 2  # MS-MQDMPR 3.1.7.1.9, status 2
+    with pytest.raises(ControlError) as error:
+        client.set_queue_manager_quota(-1)
+    assert "\n" not in str(error.value) and "quota" in str(error.value)
+    client.reset()
+    queue = client.create_queue(f"{client.computer_name}\\private$\\quota").format_name
+    assert client.send(queue, MessageProperties(body=b"x" * 100)).r_status == 0
 
 
 def test_nothing_listening_fails_in_one_line_within_seconds():

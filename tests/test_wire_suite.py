@@ -12,6 +12,7 @@ process.
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ElementTree
@@ -24,35 +25,34 @@ WIRE_ONLY = ("not run: needs rpc", "not run: needs port_conflict")  # a listener
 IN_PROCESS_ONLY = "not run: needs null_references"
 
 
-def _verdicts(results: Path, target_id: str) -> dict[str, tuple[str, str]]:
-    """scenario id without its target -> (outcome, skip message)."""
-    verdicts = {}
+def _verdicts(results: Path) -> dict[str, dict[str, tuple[str, str]]]:
+    """target -> scenario id without its target -> (outcome, skip message)."""
+    verdicts: dict[str, dict[str, tuple[str, str]]] = {}
     for case in ElementTree.parse(results / "junit.xml").iter("testcase"):
-        name = case.get("classname") + "::" + case.get("name").replace(target_id, "TARGET", 1)
+        target = dict((p.get("name"), p.get("value")) for p in case.iter("property")).get("target", "")
+        name = case.get("classname") + "::" + re.sub(r"\[[^-\]]*", "[TARGET", case.get("name"), count=1)
         skipped = case.find("skipped")
         failed = case.find("failure") if case.find("failure") is not None else case.find("error")
         if failed is not None:
-            verdicts[name] = ("failed", failed.get("message", ""))
+            verdict = ("failed", failed.get("message", ""))
         elif skipped is not None:
-            verdicts[name] = ("skipped", skipped.get("message", ""))
+            verdict = ("skipped", skipped.get("message", ""))
         else:
-            verdicts[name] = ("passed", "")
+            verdict = ("passed", "")
+        verdicts.setdefault(target, {})[name] = verdict
     return verdicts
 
 
-def _run(url: str, results: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pytest", "features", "-q", "-p", "no:cacheprovider", "--target",
-                           url, "--results", str(results)], cwd=ROOT, capture_output=True, text=True, timeout=1200)
-
-
 def test_every_scenario_gets_the_same_verdict_over_the_wire(tmp_path):
+    """One pytest run with both targets, so both see the same scenarios (one worker: the served queue manager
+    is one, and every scenario resets it)."""
     with served() as url:
-        wire = _run(url, tmp_path / "wire")
-    local = _run("reference", tmp_path / "local")
-    assert local.returncode == 0, local.stdout[-3000:]
-    assert wire.returncode == 0, wire.stdout[-3000:]
-    here = _verdicts(tmp_path / "local", "[reference")
-    there = _verdicts(tmp_path / "wire", "[" + url)
+        run = subprocess.run([sys.executable, "-m", "pytest", "features", "-q", "-p", "no:cacheprovider",
+                              "--target", "reference", "--target", url, "--results", str(tmp_path)],
+                             cwd=ROOT, capture_output=True, text=True, timeout=2400)
+    assert run.returncode == 0, run.stdout[-3000:]
+    verdicts = _verdicts(tmp_path)
+    here, there = verdicts["reference"], verdicts[url]
     assert set(here) == set(there) and len(here) > 1000
     differences = []
     for name, verdict in here.items():

@@ -234,6 +234,9 @@ class MqrrTarget(Target):
     def configure(self, **settings: int) -> None:
         self._invoke("configure", **settings)
 
+    def set_queue_manager_quota(self, quota: int) -> None:
+        self._invoke("set_queue_manager_quota", quota=quota)
+
     def mqqb_connect(self):
         """A TCP connection to the MS-MQQB port the server announced (capability mqqb_peer)."""
         if "mqqb_peer" not in self.capabilities or not self._identity.get("mqqb_port"):

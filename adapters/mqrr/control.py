@@ -40,6 +40,7 @@ OPERATIONS = {
     "begin_transaction": None, "prepare_transaction": None, "commit_transaction": None,
     "abort_transaction": None, "elapse": "virtual_time", "restart": "restart", "list_messages": "list_messages",
     "reset": "reset", "await_rundown": None, "configure": "configure", "restart_holding_ports": "port_conflict",
+    "set_queue_manager_quota": "queue_manager_quota",
 }
 
 

@@ -19,7 +19,7 @@ from .control import ControlService
 from .dcerpc_server import DceRpcServer
 from .service import RemoteReadService
 
-ANNOUNCED = frozenset({"virtual_time", "restart", "list_messages", "reset", "configure"})  # passed on by control
+ANNOUNCED = frozenset({"virtual_time", "restart", "list_messages", "reset", "configure", "queue_manager_quota"})  # passed on by control
 PORT_TRIES = 16
 
 
