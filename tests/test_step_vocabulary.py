@@ -2,12 +2,15 @@
 
 pytest-bdd picks one of several matching definitions without a word, so a broad
 sentence can silently run instead of the one a scenario meant.  This test renders
-every scenario (outlines with each Examples row) and counts the matches.
+every scenario (outlines with each Examples row) and counts the matches; a data
+table under a step whose definition takes none would be dropped silently, so it
+counts as a problem too.
 """
 
 from __future__ import annotations
 
 import importlib
+import inspect
 from pathlib import Path
 
 from pytest_bdd.feature import get_features
@@ -25,6 +28,10 @@ def _definitions():
     return list(step_function_context_registry.values())
 
 
+def _parameters(definition) -> set[str]:
+    return set(inspect.signature(definition.step_func).parameters)
+
+
 def test_every_step_matches_exactly_one_definition():
     definitions = _definitions()
     problems, seen = [], set()
@@ -40,9 +47,12 @@ def test_every_step_matches_exactly_one_definition():
                     seen.add(key)
                     hits = [d for d in definitions
                             if d.type in (None, step.type) and d.parser.is_matching(step.name)]
+                    where = f"{Path(feature.filename).relative_to(ROOT)}: {step.type} {step.name!r}"
                     if len(hits) != 1:
-                        where = f"{Path(feature.filename).relative_to(ROOT)}: {step.type} {step.name!r}"
                         names = ", ".join(f"{d.step_func.__module__}.{d.step_func.__name__}" for d in hits)
                         problems.append(f"{where} matches {len(hits)}: {names or 'nothing'}")
+                    elif step.datatable is not None and "datatable" not in _parameters(hits[0]):
+                        # a table under a step that takes none is ignored without a word (Examples rows cut off)
+                        problems.append(f"{where} has a data table its definition never reads")
     assert len(seen) > 500, "the features seem to be missing"
     assert not problems, "\n".join(problems[:30])

@@ -55,6 +55,7 @@ Feature: MS-MQRR 3.1.4.11 R_OpenQueueForMove (Opnum 11)
       | kind             | queue format                                             |
       | no such queue    | DIRECT=OS:{computer}\private$\{name of nowhere}          |
       | another machine  | MACHINE={unknown guid};DEADLETTER                        |
+      | no such public   | PUBLIC={unknown guid}                                    |
 
   # D-22: a server may create a subqueue when it is first named
   @clause:MS-MQRR:3.1.4.11:10 @decision:D-22
@@ -63,7 +64,6 @@ Feature: MS-MQRR 3.1.4.11 R_OpenQueueForMove (Opnum 11)
       | pQueueFormat                                             |
       | DIRECT=OS:{computer}\private$\{name of orders};nosuchsub |
     Then by D-22 the call returns MQ_ERROR_QUEUE_NOT_FOUND (explicit) or MQ_OK (implicit)
-      | no such public   | PUBLIC={unknown guid}                                    |
 
   # D-49: reads through a move handle are refused (check) or left to the client's duty (no-check); the
   # purge keeps its own explicit access test

@@ -81,6 +81,8 @@ Feature: MS-MQRR 3.1.4.2 R_OpenQueue (Opnum 2)
       | no such private queue  | DIRECT=OS:{computer}\private$\{name of nowhere}               |
       | no such public queue   | PUBLIC={unknown guid}                                         |
       | another machine        | MACHINE={unknown guid};JOURNAL                                |
+      | another host by TCP    | DIRECT=TCP:192.0.2.7\private$\{name of orders}                |
+      | no such queue number   | PRIVATE={queue manager}\00ffffff                              |
 
   # D-22: how a subqueue comes to exist is left to the protocol that creates it; a server may
   # create it when it is first named
@@ -90,8 +92,6 @@ Feature: MS-MQRR 3.1.4.2 R_OpenQueue (Opnum 2)
       | pQueueFormat                                             | dwAccess       |
       | DIRECT=OS:{computer}\private$\{name of orders};nosuchsub | RECEIVE_ACCESS |
     Then by D-22 the call returns MQ_ERROR_QUEUE_NOT_FOUND (explicit) or MQ_OK (implicit)
-      | another host by TCP    | DIRECT=TCP:192.0.2.7\private$\{name of orders}                |
-      | no such queue number   | PRIVATE={queue manager}\00ffffff                              |
 
   @clause:MS-MQRR:3.1.4.2:13
   Scenario: A queue that was deleted is not found any more
