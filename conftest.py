@@ -21,7 +21,9 @@ pytest_plugins = [
     "steps.wait_readings_steps",
     "steps.arrival_readings_steps",
     "steps.remote_read_readings_steps",
+    "steps.packet_readings_steps",
     "steps.boundary_steps",
+    "steps.subqueue_header_steps",
     "steps.mqqb_steps",
 ]
 

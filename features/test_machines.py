@@ -94,6 +94,6 @@ def test_lookup_machine(connect_url, request):
          "MS-MQRR:3.1.4.9:05", "MS-MQRR:3.1.4.9:06", "MS-MQRR:3.1.4.9:07", "MS-MQRR:3.1.4.9:08",
          "MS-MQRR:3.1.4.13:14", "MS-MQRR:3.1.4.15:03", "MS-MQRR:3.1.4.15:05", "MSDN-CURSOR:MULTI:02",
          "MS-MQDMPR:3.1.7.1.9:03", "MS-MQDMPR:3.1.7.3.3:02")
-@decisions("D-04", "D-52", "D-54", "D-66")
+@decisions("D-04", "D-24", "D-52", "D-54", "D-66")
 def test_read_machine(connect_url, request):
     run(ReadMachine, connect_url, request)

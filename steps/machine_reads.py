@@ -21,7 +21,8 @@ zero time-out:
 * R_CancelReceive of a request: nothing ever waits, so there is nothing to cancel
   (STATUS_NOT_FOUND, or any failure: D-54) and nothing changes;
 * R_PurgeQueue removes what is Available; Locked messages go when they are
-  released, whatever the outcome (3.1.7.1.7, D-16, D-24);
+  released, whatever the outcome (3.1.7.1.7, D-16, D-24: a commit may also keep a purged
+  enqueue, and the machine learns which by looking);
 * cursors peek and receive in transactions: an abort puts the message back but
   not the cursor, which then skips it (MSDN multiple cursors, C-7);
 * lookup peeks name committed messages by pSequenceId with 0x07 in the high byte
@@ -86,6 +87,7 @@ class ReadMachine(MachineBase):
 
     def finish(self, tx: str, commit: bool, action: str | None = None) -> None:
         uow = self.uows[tx]
+        caught = self.model.purged_enqueues(tx) if commit else []
         status = self.target.commit_transaction(uow) if commit else self.target.abort_transaction(uow)
         expected = self.model.commit(tx) if commit else self.model.abort(tx)
         outcome = "committed" if commit else "aborted"
@@ -93,6 +95,24 @@ class ReadMachine(MachineBase):
                      [("When", f'transaction "{tx}" is {outcome}')], expected, status)
         if status == HRESULT.MQ_OK:
             self.ledger.finish(tx, committed=commit)
+            if caught:
+                self.purged_enqueues_committed(caught)
+
+    def purged_enqueues_committed(self, labels: list[str]) -> None:
+        """D-24: a commit removes a purged enqueue (purged) or makes it Available (survives); the status is the
+        same, so the machine learns the reading by looking."""
+        if "D-24" not in self.model.readings:
+            out = self.target.read_queue(self.format_name, MAX_SIZE)
+            shown = out.hresult == HRESULT.MQ_OK and any(
+                label_and_priority(m.pp_packet_sections)[0] in labels for m in out.messages)
+            self.learn_reading("D-24", "survives" if shown else "purged")
+            if shown:
+                for label in labels:
+                    self.model.revive(label)
+        if self.model.readings["D-24"] == "survives":
+            for label in labels:  # not purged after all: the ledger sees it queued again
+                self.ledger.purged.discard(label)
+                self.ledger.purge_hit.discard(label)
 
     # -- rules ---------------------------------------------------------------------------------
     @initialize(target=labels, count=st.integers(0, 4))

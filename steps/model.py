@@ -254,7 +254,7 @@ class QueueModel:
 
     # -- lookup identifiers (3.1.7.1.13, 3.1.7.3.3, D-04, D-05, D-06) ------------------------
     def lookup(self, action: str, label: str, request: str | None = None) -> Outcome:
-        peek, direction = LOOKUP_ACTIONS[action]
+        peek = LOOKUP_ACTIONS[action][0]
         out = self._lookup(action, label, request)
         if not peek and out.hresult != OK:
             self._failed_start(request)  # its entry was filed before the read (MS-MQRR 3.1.4.7, D-51, D-52)
@@ -380,11 +380,21 @@ class QueueModel:
                 continue
             if op == "dequeue":
                 self._remove(message, "purged" if message.state == PURGE_PENDING else "received")
-            elif message.state == PURGE_PENDING:
-                self._remove(message, "purged")  # D-24
+            elif message.state == PURGE_PENDING and self.readings.get("D-24") != "survives":
+                self._remove(message, "purged")  # D-24 purged (or not yet known: the machine looks)
             else:
-                self._release(message)
+                self._release(message)  # D-24 survives: the commit makes a purged enqueue Available
         return Outcome(OK)
+
+    def purged_enqueues(self, tx: str) -> list[str]:
+        """Messages sent in `tx` that a purge caught before its commit (D-24)."""
+        return [label for op, label in self.transactions.get(tx, [])
+                if op == "enqueue" and self.messages[label].state == PURGE_PENDING]
+
+    def revive(self, label: str) -> None:
+        """D-24 survives, learnt after the commit: the message the model removed as purged is Available."""
+        self._release(self.messages[label])
+        self.messages[label].fate = None
 
     def abort(self, tx: str) -> Outcome:
         if tx not in self.transactions:

@@ -449,6 +449,19 @@ def mqf_destinations(world, names, label=None):
             f"the MultiQueueFormatHeader lists {listed}, without {name!r}"
 
 
+@then(parsers.re(rf'^by (?P<decision>D-\d\d) {PACKET} has no MultiQueueFormatHeader \((?P<single>[a-z0-9+-]+)\) '
+                 rf'or one listing (?P<names>"[^"]*"(?:(?:, | and )"[^"]*")*) \((?P<listed>[a-z0-9+-]+)\)$'))
+def mqf_by_decision(world, decision, single, names, listed, label=None):
+    """D-67: a copy sent through a multiple-element name is a single-destination message, or carries the
+    MultiQueueFormatHeader that MS-MQDMPR 3.1.7.1.27 and 3.1.7.1.30 give it, listing every queue."""
+    decoded, _, _ = _packet(world, label)
+    if not decoded.flags.get("MQ"):
+        world.observe(decision, single)
+        return
+    mqf_destinations(world, names, label)
+    world.observe(decision, listed)
+
+
 @then(parsers.re(rf"^{PACKET} was sent about now$"))
 def sent_about_now(world, label=None):
     import time

@@ -153,6 +153,22 @@ Feature: MS-MQMQ 2.2.19.2 UserHeader
       |       |          |                                               | DIRECT=OS:{computer}\private$\{name of reply} | none                                          | DIRECT=OS:{computer}\private$\{name of reply} |
       | admin |          |                                               | DIRECT=OS:{computer}\private$\{name of reply} | admin                                         | DIRECT=OS:{computer}\private$\{name of reply} |
 
+  # D-63: 2.2.19.2 defines each code but not which a writer picks when several name the same queue: a
+  # private queue of this queue manager by number on the source host (2) or the destination (3), or by
+  # its full name (6); whichever is written must name the queue the message was sent with
+  @clause:MS-MQMQ:2.2.19.2:06 @decision:D-63
+  Scenario: A private admin and response queue of this queue manager are written by number or by full name
+    Given message "m1" is sent to "orders" carrying:
+      | admin queue    | admin |
+      | response queue | reply |
+    When the client peeks at "h"
+    Then the returned packet follows every layout rule
+    And the returned packet shows:
+      | admin queue    | admin |
+      | response queue | reply |
+    And by D-63 the returned packet has UserHeader flag AQ 2 (reference-encoding) or another code (other-encoding)
+    And by D-63 the returned packet has UserHeader flag RQ 2 (reference-encoding) or another code (other-encoding)
+
   @clause:MS-MQMQ:2.2.19.2:06
   Scenario: The queue-type codes stay within the values the header defines
     Given message "m1" is sent to "orders" carrying:

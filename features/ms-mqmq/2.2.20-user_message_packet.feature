@@ -40,7 +40,9 @@ Feature: MS-MQMQ 2.2.20 UserMessage Packet and its optional headers
       | with an admin queue   | orders | x    | express     |             |         |          | admin |                                   | clear |
       | with a dead-letter queue | orders | x | express     |             |         |          |       | {computer}\private$\{name of dlq} | clear |
 
-  @clause:MS-MQMQ:2.2.20.1:01 @clause:MS-MQMQ:2.2.20.2:01
+  # D-67: each copy is enqueued as a single-destination message (single), or keeps the list it was sent
+  # to in a MultiQueueFormatHeader, as MS-MQDMPR 3.1.7.1.27 sets it before copying (mqf-header)
+  @clause:MS-MQMQ:2.2.20.1:01 @clause:MS-MQMQ:2.2.20.2:01 @decision:D-67
   Scenario: Each copy of a message sent to a list names all the list's queues if it carries the list
     Given a queue "a"
     And a queue "b"
@@ -48,10 +50,10 @@ Feature: MS-MQMQ 2.2.20 UserMessage Packet and its optional headers
     Then the send is accepted with status 0
     When every message in "a" is peeked
     Then the packet of "by format name" follows every layout rule
-    And the packet of "by format name" lists "a" and "b" as its destinations, if it has a MultiQueueFormatHeader
+    And by D-67 the packet of "by format name" has no MultiQueueFormatHeader (single) or one listing "a" and "b" (mqf-header)
     When every message in "b" is peeked
     Then the packet of "by format name" follows every layout rule
-    And the packet of "by format name" lists "a" and "b" as its destinations, if it has a MultiQueueFormatHeader
+    And by D-67 the packet of "by format name" has no MultiQueueFormatHeader (single) or one listing "a" and "b" (mqf-header)
 
   @clause:MS-MQMQ:2.2.20.5:01
   Scenario: The TransactionHeader marks the first and last messages and numbers them in order

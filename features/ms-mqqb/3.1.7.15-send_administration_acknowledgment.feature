@@ -72,7 +72,9 @@ Feature: MS-MQQB 3.1.7.15 Send Administration Acknowledgment
     Then by D-59 the client received "m1", with no acknowledgment bits, (accept) or nothing (refuse)
     And no queue holds an acknowledgment for "m1"
 
-  @clause:MS-MQQB:3.1.7.15:03
+  # D-64: the acknowledgment is read through R_StartReceive, which rewrites its infinite TimeToReachQueue
+  # as SentTime plus it: kept infinite (saturate) or wrapped modulo 2^32 (wrap)
+  @clause:MS-MQQB:3.1.7.15:03 @decision:D-64
   Scenario Outline: The acknowledgment asks for nothing and never expires
     Given message "m1" is prepared with:
       | acknowledgements    | <acks> |
@@ -84,7 +86,7 @@ Feature: MS-MQQB 3.1.7.15 Send Administration Acknowledgment
     When the prepared message "m1" <event>
     Then the acknowledgments of "m1" in "admin" are <class>
     And the acknowledgment's acknowledgements is none
-    And the acknowledgment's time to reach queue is INFINITE
+    And by D-64 the acknowledgment's time to reach queue is INFINITE (saturate) or SentTime + INFINITE modulo 2^32 (wrap)
     And the acknowledgment's time to be received is INFINITE
     And the acknowledgment's journaling is none
     And the acknowledgment's privacy level is none

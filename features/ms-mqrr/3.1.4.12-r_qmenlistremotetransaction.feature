@@ -39,11 +39,11 @@ Feature: MS-MQRR 3.1.4.12 R_QMEnlistRemoteTransaction (Opnum 12)
     When transaction "t" is committed
     Then the call returns MQ_ERROR_TRANSACTION_SEQUENCE
 
-  @clause:MS-MQRR:3.1.4.12:05
-  Scenario: An all-zero transaction identifier cannot be enlisted
+  # D-40: nothing in 3.1.4.12 singles out the all-zero XACTUOW; a server may refuse it or enlist it
+  @clause:MS-MQRR:3.1.4.12:05 @decision:D-40
+  Scenario: An all-zero transaction identifier is refused as invalid, or enlisted like any other
     When the client enlists the all-zero XACTUOW with R_QMEnlistRemoteTransaction
-    Then the call returns MQ_ERROR_INVALID_PARAMETER
-    And the HRESULT is a failure code
+    Then by D-40 the call returns MQ_ERROR_INVALID_PARAMETER (refuse-zero) or MQ_OK (accept-zero)
 
   @clause:MS-MQRR:3.1.4.12:06
   Scenario Outline: The queue named in pQueueFormat does not matter

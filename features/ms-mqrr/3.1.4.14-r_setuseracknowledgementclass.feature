@@ -42,6 +42,21 @@ Feature: MS-MQRR 3.1.4.14 R_SetUserAcknowledgementClass (Opnum 14)
     Then "ledger" holds "m1" and "m2"
     And the acknowledgment classes for "m1" in "admin" are none
 
+  # D-58: usClass MUST be 0 or 0xC004, a duty of the client; the processing marks every non-zero value
+  # rejected (any-nonzero-rejects), or the server refuses the value and changes nothing (refuse)
+  @clause:MS-MQRR:3.1.4.14:05 @decision:D-58
+  Scenario: A usClass outside the two the client may send rejects the message, or is refused
+    When the client starts R_StartTransactionalReceive on "h" in transaction "t" as "r" with:
+      | ulAction          |
+      | MQ_ACTION_RECEIVE |
+    And the client ends transactional "r" with RR_ACK
+    And the client sets the acknowledgement class of "m1" on "h" to 0x0001
+    Then by D-58 the call returns MQ_OK (any-nonzero-rejects) or MQ_ERROR_INVALID_PARAMETER (refuse)
+    And the acknowledgment classes for "m1" in "admin" are none
+    When transaction "t" is committed
+    Then "ledger" holds "m2"
+    And by D-58 the acknowledgments of "m1" in "admin" are MQMSG_CLASS_NACK_RECEIVE_REJECTED (any-nonzero-rejects) or MQMSG_CLASS_ACK_RECEIVE (refuse)
+
   # D-44: 3.1.4.14 asks only for "a failure HRESULT" when the handle is not found
   @clause:MS-MQRR:3.1.4.14:04 @decision:D-44
   Scenario: A closed queue handle is refused

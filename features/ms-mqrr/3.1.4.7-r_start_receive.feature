@@ -890,8 +890,23 @@ Feature: MS-MQRR 3.1.4.7 R_StartReceive (Opnum 7)
       | 3600       | now             | 10      | SentTime + 3600    |
       | 3600       | 100 seconds ago | 4194304 | SentTime + 3600    |
       | 0x54600    | now             | 4194304 | SentTime + 0x54600 |
-      | INFINITE   | now             | 4194304 | INFINITE           |
-      | 0xFFFFFFF0 | now             | 4194304 | 0xFFFFFFFE         |
+
+  # D-64: the sum has 4 bytes and no rule for overflow or for the infinite value: it saturates (0xFFFFFFFF
+  # stays, a larger sum is 0xFFFFFFFE) or wraps modulo 2^32
+  @clause:MS-MQRR:3.1.4.7:14 @decision:D-64
+  Scenario Outline: A TimeToReachQueue whose sum overflows saturates or wraps (<ttrq>)
+    Given a queue "sized"
+    And message "big" is sent to "sized" with:
+      | body size           | 100    |
+      | time to reach queue | <ttrq> |
+    And "sized" is opened with RECEIVE_ACCESS as "s"
+    When the client peeks at "s" allowing 4194304 body bytes and 4194304 compound message bytes
+    Then by D-64 the returned BaseHeader.TimeToReachQueue is <saturated> (saturate) or SentTime + <ttrq> modulo 2^32 (wrap)
+
+    Examples:
+      | ttrq       | saturated  |
+      | INFINITE   | INFINITE   |
+      | 0xFFFFFFF0 | 0xFFFFFFFE |
 
   @clause:MS-MQRR:3.1.4.7:14
   Scenario: A receive also gets the absolute TimeToReachQueue

@@ -1,0 +1,20 @@
+"""Steps that read the SubqueueHeader of the message a call returned (MS-MQRR 2.2.5.3), decoded by the suite's
+own packet reader: how often the message was moved and aborted."""
+
+from __future__ import annotations
+
+from pytest_bdd import then
+
+from protocol.hresult import HRESULT, describe as describe_hresult
+
+from .phrases import phrase
+
+COUNTERS = {"MoveCount": "move_counter", "AbortCount": "abort_counter"}
+
+
+@then(phrase("the returned message's SubqueueHeader has {counter} {count:d}", counter="MoveCount|AbortCount"))
+def subqueue_counter(world, counter, count):
+    assert world.status == HRESULT.MQ_OK and world.decoded is not None, \
+        f"the call returned {describe_hresult(world.status)}, not a message"
+    actual = getattr(world.decoded, COUNTERS[counter])
+    assert actual == count, f"SubqueueHeader.{counter} of {world.decoded.label!r} is {actual}, expected {count}"
