@@ -89,6 +89,7 @@ def unseen(profile: dict, url: str, chosen: str) -> list[str]:
     return missing
 
 
+@pytest.mark.timeout(1800)  # a whole suite's worth of scenarios in a subprocess; the machine may be shared
 def test_every_variant_passes_the_scenarios_of_its_decision_and_shows_its_reading(tmp_path):
     """Each variant alone, on the scenarios resting on its decision (--decided-only); each must show its
     reading: a variant no scenario can tell from the reference proves nothing."""
@@ -97,6 +98,7 @@ def test_every_variant_passes_the_scenarios_of_its_decision_and_shows_its_readin
     assert not missing, "variants the suite cannot tell from the reference:\n" + "\n".join(missing)
 
 
+@pytest.mark.timeout(1800)
 def test_all_readings_together_pass_the_whole_suite(tmp_path):
     """Every decision's other reading at once (then every third one): the whole suite, scenarios and machines,
     passes, and shows each reading."""
@@ -106,6 +108,7 @@ def test_all_readings_together_pass_the_whole_suite(tmp_path):
 
 
 @pytest.mark.variants
+@pytest.mark.timeout(7200)
 def test_every_variant_passes_the_whole_suite_and_shows_its_reading(tmp_path):
     """The full proof, one whole suite per variant (`make variants`, about 20 minutes on 2 cores)."""
     profile = run_suite(tmp_path, VARIANTS)

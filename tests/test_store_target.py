@@ -33,6 +33,7 @@ def verdicts(junit: Path) -> dict[tuple[str, str], str]:
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(1800)
 def test_a_store_gives_the_verdicts_of_memory_also_when_it_was_used_before(tmp_path):
     store = tmp_path / "qm.db"
     url = f"reference?store={store}"

@@ -18,6 +18,8 @@ import sys
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
+import pytest
+
 from tests.serving import served
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,6 +45,7 @@ def _verdicts(results: Path) -> dict[str, dict[str, tuple[str, str]]]:
     return verdicts
 
 
+@pytest.mark.timeout(2400)
 def test_every_scenario_gets_the_same_verdict_over_the_wire(tmp_path):
     """One pytest run with both targets, so both see the same scenarios (one worker: the served queue manager
     is one, and every scenario resets it)."""
