@@ -1,11 +1,19 @@
-# Two commands do all set-up on a fresh machine (Python 3.11, pip, Java 17):
+# Two commands do all set-up on a fresh machine (Python 3.11, pip; Debian or Ubuntu for the rest):
 #   make certify   certify the embedded reference and write the report
 #   make test      run the whole test suite
+# Both run the install step: the virtual environment (refreshed when pyproject.toml changes) and, through
+# apt-get where it can (as root or with password-less sudo), Java 17 for the report pipeline (Spark) and
+# Debian's chromium for the report's browser test.  Where it cannot, it says so in one line and goes on;
+# the browser test then fails, it never skips.
 PYTHON ?= python3
 VENV := .venv
 STAMP := $(VENV)/.installed-$(shell cksum pyproject.toml | cut -d' ' -f1)
+APT_PACKAGES := $(strip $(if $(shell command -v java),,openjdk-17-jre-headless) \
+                $(if $(shell command -v chromium || command -v chromium-browser),,chromium))
 
-.PHONY: test certify clean
+.PHONY: test certify variants install system-packages clean
+
+install: $(STAMP) system-packages
 
 $(STAMP): pyproject.toml
 	rm -f $(VENV)/.installed-*
@@ -14,11 +22,31 @@ $(STAMP): pyproject.toml
 	$(VENV)/bin/python -m pip install --quiet -e '.[test]'
 	touch $@
 
-test: $(STAMP)
+system-packages:
+ifneq ($(APT_PACKAGES),)
+	@if ! command -v apt-get >/dev/null 2>&1; then \
+	  echo "make: no apt-get here; install $(APT_PACKAGES) yourself"; \
+	elif [ "$$(id -u)" != 0 ] && ! sudo -n true 2>/dev/null; then \
+	  echo "make: installing $(APT_PACKAGES) needs root: sudo apt-get install -y $(APT_PACKAGES)"; \
+	else \
+	  SUDO=$$([ "$$(id -u)" = 0 ] || echo sudo); \
+	  echo "make: apt-get install $(APT_PACKAGES)"; \
+	  { $$SUDO apt-get update -qq && $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	    --no-install-recommends $(APT_PACKAGES) >/dev/null; } \
+	  || echo "make: apt-get could not install $(APT_PACKAGES); what needs them will fail"; \
+	fi
+endif
+
+test: install
 	$(VENV)/bin/python -m pytest
 
-certify: $(STAMP)
+certify: install
 	$(VENV)/bin/mqspec certify --target reference
+
+# the whole suite once per reading of every open decision (about 20 minutes on 2 cores; make test runs the
+# same proof in a cheaper form, see tests/test_readings.py)
+variants: install
+	$(VENV)/bin/python -m pytest tests/test_readings.py --variants -m variants
 
 clean:
 	rm -rf $(VENV) results .pytest_cache .hypothesis

@@ -90,9 +90,9 @@ def test_clauses_summary(capsys):
 
 def _certify(tmp_path, *extra) -> tuple[subprocess.CompletedProcess, Path]:
     results = tmp_path / "results"
-    process = subprocess.run([sys.executable, "-m", "mqspec.cli", "certify", "--clause", ONE_CLAUSE,
+    process = subprocess.run([sys.executable, "-m", "mqspec.cli", "certify", "--clause", ONE_CLAUSE, "--no-report",
                               "--results", str(results), *extra], cwd=ROOT, capture_output=True, text=True,
-                             timeout=300)
+                             timeout=300)  # the report has its own tests (tests/test_reports_cli.py)
     return process, results
 
 
@@ -165,7 +165,8 @@ def test_a_waiver_file_may_name_one_level_as_a_string(tmp_path):
 
 def test_the_default_results_directory_is_under_the_current_one_and_named_by_the_run(tmp_path):
     """Without --results, results go to ./results/<run id>, and run.json carries that same id."""
-    process = subprocess.run([sys.executable, "-m", "mqspec.cli", "certify", "--clause", ONE_CLAUSE], cwd=tmp_path,
+    process = subprocess.run([sys.executable, "-m", "mqspec.cli", "certify", "--clause", ONE_CLAUSE, "--no-report"],
+                             cwd=tmp_path,
                              capture_output=True, text=True, timeout=300,
                              env={**__import__("os").environ, "PYTHONPATH": str(ROOT)})
     assert process.returncode == 0, process.stdout + process.stderr
@@ -198,6 +199,7 @@ def test_serve_logs_each_connection_and_stops_on_interrupt():
     """mqspec serve: one line per connection on stderr; Ctrl-C (SIGINT) stops it with status 0."""
     import re
     import signal
+
     from adapters import connect
     process = subprocess.Popen([sys.executable, "-m", "mqspec.cli", "serve", "--port", "0"], cwd=ROOT,
                                stderr=subprocess.PIPE, text=True)

@@ -1,0 +1,147 @@
+// mqspec report: the clause x target matrix and its drill-down, built from the JSON in #report-data.
+// Everything is made with createElement/textContent: report data is never parsed as HTML.
+(function () {
+  "use strict";
+  var data = JSON.parse(document.getElementById("report-data").textContent);
+  var targets = data.targets;
+  var matrix = document.getElementById("matrix");
+  var body = matrix.tBodies[0];
+  var textFilter = document.getElementById("filter-text");
+  var verdictFilter = document.getElementById("filter-verdict");
+  var documentFilter = document.getElementById("filter-document");
+  var shown = document.getElementById("shown");
+
+  function el(tag, attributes, children) {
+    var node = document.createElement(tag);
+    Object.keys(attributes || {}).forEach(function (key) { node.setAttribute(key, attributes[key]); });
+    (children || []).forEach(function (child) {
+      node.appendChild(typeof child === "string" ? document.createTextNode(child) : child);
+    });
+    return node;
+  }
+  function verdictClass(verdict) { return "v-" + verdict.replace(" ", "-"); }
+
+  // clause id -> scenario indexes, per target
+  var byClause = {};
+  targets.forEach(function (target) {
+    var index = {};
+    (data.scenarios[target] || []).forEach(function (scenario, i) {
+      (scenario.clauses || []).forEach(function (clause) { (index[clause] = index[clause] || []).push(i); });
+    });
+    byClause[target] = index;
+  });
+
+  var head = el("tr", {}, [el("th", {}, ["Clause"]), el("th", {}, ["Level"]), el("th", {}, ["Section"]),
+                           el("th", {}, ["Text"])]);
+  targets.forEach(function (target) { head.appendChild(el("th", {title: target}, [target])); });
+  matrix.tHead.appendChild(head);
+
+  var documents = {};
+  var rows = data.clauses.map(function (clause) {
+    documents[clause.document] = true;
+    var row = el("tr", {"class": "clause", tabindex: "0", "data-clause": clause.clause_id}, [
+      el("td", {"class": "id"}, [clause.clause_id]), el("td", {}, [clause.level]),
+      el("td", {}, [clause.section + " " + clause.section_title]), el("td", {}, [clause.text])]);
+    targets.forEach(function (target) {
+      var verdict = (data.matrix[target][clause.clause_id] || {verdict: "not run", reason: ""});
+      row.appendChild(el("td", {"class": "verdict " + verdictClass(verdict.verdict), title: verdict.reason || ""},
+                         [verdict.verdict]));
+    });
+    row.addEventListener("click", function () { toggle(row, clause); });
+    row.addEventListener("keydown", function (event) {
+      if (event.key === "Enter" || event.key === " ") { event.preventDefault(); toggle(row, clause); }
+    });
+    body.appendChild(row);
+    return {row: row, clause: clause};
+  });
+  Object.keys(documents).sort().forEach(function (name) { documentFilter.appendChild(el("option", {value: name}, [name])); });
+
+  function toggle(row, clause) {
+    var next = row.nextElementSibling;
+    if (next && next.classList.contains("detail")) {
+      next.remove();
+      row.classList.remove("open");
+      return;
+    }
+    row.classList.add("open");
+    var cell = el("td", {colspan: String(4 + targets.length)}, [detail(clause)]);
+    row.parentNode.insertBefore(el("tr", {"class": "detail"}, [cell]), row.nextSibling);
+  }
+
+  function detail(clause) {
+    var box = el("div", {}, [el("p", {}, [el("strong", {}, [clause.clause_id + " (" + clause.level + ", " +
+      clause.document + " " + clause.revision + " §" + clause.section + ")"]), " " + clause.text])]);
+    if (!clause.testable) { box.appendChild(el("p", {"class": "muted"}, ["Not testable: " + clause.reason])); }
+    (clause.decisions || []).forEach(function (decision) {
+      var known = data.decisions[decision] || {title: "", kind: "", readings: []};
+      var readings = known.kind === "open" ? " (open: " + known.readings.join(", ") + ")" : "";
+      box.appendChild(el("p", {"class": "muted"}, ["Decision " + decision + ": " + known.title + readings]));
+    });
+    targets.forEach(function (target) {
+      var verdict = data.matrix[target][clause.clause_id];
+      box.appendChild(el("h3", {}, [target + ": ", el("span", {"class": "badge " + verdictClass(verdict.verdict)},
+        [verdict.verdict]), verdict.reason ? " " + verdict.reason : ""]));
+      var found = byClause[target][clause.clause_id] || [];
+      if (!found.length) { box.appendChild(el("p", {"class": "muted"}, ["No scenario of this run checks it."])); }
+      found.forEach(function (i) { box.appendChild(scenario(data.scenarios[target][i])); });
+    });
+    return box;
+  }
+
+  function scenario(s) {
+    var title = el("div", {}, [el("span", {"class": "badge " + verdictClass(s.verdict)}, [s.verdict]), " ",
+      el("strong", {}, [s.scenario_name || s.name]), " ",
+      el("span", {"class": "muted"}, [(s.feature_uri || "") + (s.scenario_line ? ":" + s.scenario_line : "")])]);
+    var box = el("div", {"class": "scenario " + s.verdict.replace(" ", "-")}, [title]);
+    if (s.reason) { box.appendChild(el("div", {}, [s.reason])); }
+    if ((s.readings || []).length) { box.appendChild(el("div", {"class": "muted"}, ["Readings: " + s.readings.join(", ")])); }
+    if ((s.steps || []).length) {
+      var list = el("ol", {"class": "steps"});
+      s.steps.forEach(function (step) {
+        list.appendChild(el("li", {"class": "s-" + step[2], title: step[2] + ", " + step[3] + " ms"},
+                            [step[0] + " " + step[1] + (step[2] === "passed" ? "" : "  [" + step[2] + "]")]));
+      });
+      box.appendChild(list);
+    }
+    if (s.verdict === "failed" && (s.message || s.detail)) {
+      var more = el("details", {}, [el("summary", {}, ["Failure"]), el("pre", {}, [s.detail || s.message])]);
+      box.appendChild(more);
+    }
+    return box;
+  }
+
+  function applyFilters() {
+    var text = textFilter.value.trim().toLowerCase();
+    var verdict = verdictFilter.value;
+    var documentName = documentFilter.value;
+    var count = 0;
+    rows.forEach(function (entry) {
+      var clause = entry.clause;
+      var visible = (!documentName || clause.document === documentName) &&
+        (!text || (clause.clause_id + " " + clause.text + " " + clause.section_title).toLowerCase().indexOf(text) >= 0) &&
+        (!verdict || targets.some(function (t) { return data.matrix[t][clause.clause_id].verdict === verdict; }));
+      entry.row.hidden = !visible;
+      var next = entry.row.nextElementSibling;
+      if (next && next.classList.contains("detail")) { next.hidden = !visible; }
+      if (visible) { count += 1; }
+    });
+    shown.textContent = count + " of " + rows.length + " clauses";
+  }
+  [textFilter, verdictFilter, documentFilter].forEach(function (control) {
+    control.addEventListener("input", applyFilters);
+  });
+  applyFilters();
+
+  // one page at a time: the one the #fragment names, else the first (every page shows without scripts)
+  var pages = Array.prototype.slice.call(document.querySelectorAll("section.page"));
+  var links = Array.prototype.slice.call(document.querySelectorAll("#pages a"));
+  function showPage() {
+    var wanted = location.hash.slice(1);
+    var current = pages.some(function (page) { return page.id === wanted; }) ? wanted : pages[0].id;
+    pages.forEach(function (page) { page.hidden = page.id !== current; });
+    links.forEach(function (link) { link.classList.toggle("current", link.getAttribute("data-page") === current); });
+  }
+  window.addEventListener("hashchange", showPage);
+  showPage();
+  document.body.setAttribute("data-ready", "true");
+})();

@@ -1,0 +1,27 @@
+"""A target's identity as reports show it: its URL without secrets.
+
+Target URLs may carry credentials (`?password=...`, `hash=LM:NT`).  Nothing a
+report writes may repeat them, and a certification record must name the same
+target whatever password reached it, so every target URL read from a result file
+passes through `target_identity` first.
+"""
+
+from __future__ import annotations
+
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+SECRET_OPTIONS = frozenset({"password", "hash"})
+
+
+def target_identity(url: str) -> str:
+    """`url` with its secret options removed (the rest, order included, kept as written)."""
+    if "?" not in url:
+        return url
+    parts = urlsplit(url)
+    if not parts.query:
+        return url
+    options = [(name, value) for name, value in parse_qsl(parts.query, keep_blank_values=True)
+               if name.lower() not in SECRET_OPTIONS]
+    if len(options) == len(parse_qsl(parts.query, keep_blank_values=True)):
+        return url
+    return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(options, safe=":/"), parts.fragment))

@@ -1,0 +1,67 @@
+"""The certification record of one target: what was certified, against what, with what verdict.
+
+A record names the suite version and the specification revisions it certifies
+against, the target (its URL without secrets), the run, the verdict of every
+clause of the catalogue (with the reason for any that did not pass), the
+waivers with their reasons, the levels skipped, and, where the run recorded
+them, the readings the target showed of the open decisions (its profile) and
+the profile that was demanded.  `sha256` is the SHA-256 of the record's
+canonical JSON (sorted keys, no spaces) without the sha256 field itself, so a
+record that was altered after the fact no longer verifies.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+
+FORMAT = "mqspec certification record 1"
+
+
+def canonical(document: dict) -> bytes:
+    return json.dumps(document, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def seal(record: dict) -> dict:
+    body = {key: value for key, value in record.items() if key != "sha256"}
+    return {**body, "sha256": hashlib.sha256(canonical(body)).hexdigest()}
+
+
+def verifies(record: dict) -> bool:
+    return isinstance(record.get("sha256"), str) and seal(record)["sha256"] == record["sha256"]
+
+
+def certification_record(model: dict, target: str) -> dict:
+    run = next(run for run in model["runs"] if run["run_id"] == model["latest"][target])
+    clauses = {clause["clause_id"]: clause for clause in model["clauses"]}
+    verdicts = {}
+    for clause_id, row in sorted(model["matrix"][target].items()):
+        clause = clauses[clause_id]
+        verdicts[clause_id] = {"verdict": row["verdict"], "reason": row["reason"], "level": clause["level"],
+                               "testable": clause["testable"]}
+    counts = model["counts"][target]
+    record = {
+        "format": FORMAT,
+        "target": target,
+        "run_id": run["run_id"],
+        "started": run["started"],
+        "finished": run["finished"],
+        "suite_version": run["suite_version"],
+        "spec_revisions": dict(sorted((run["spec_revisions"] or {}).items())),
+        "conformant": counts["failed"] == 0,
+        "counts": counts,
+        "verdicts": verdicts,
+        "waivers": dict(sorted((run["waived_clauses"] or {}).items())),
+        "skipped_levels": sorted(run["skipped_levels"] or []),
+    }
+    profile = model["profiles"].get(target) or {}
+    if profile.get("profile") is not None:
+        record["profile"] = profile["profile"]
+    if profile.get("demanded_profile") is not None:
+        record["demanded_profile"] = profile["demanded_profile"]
+    return seal(record)
+
+
+def record_file_name(target: str) -> str:
+    return "certification-" + re.sub(r"[^A-Za-z0-9._-]+", "_", target).strip("_") + ".json"

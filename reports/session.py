@@ -1,0 +1,119 @@
+"""The SparkSession a report runs in: `local[*]` by default, or a cluster's master.
+
+Settings measured on this project's machines (see the tooling notes): Spark binds
+to loopback (SPARK_LOCAL_IP=127.0.0.1), the web UI and console progress bars are
+off, a few shuffle partitions suffice, and the driver needs at least 512m.  The
+JVM's own output (start-up warnings, log4j) goes to a log file, not the terminal.
+A master URL is checked before Spark sees it, and a master that does not answer is
+named in one line rather than retried for a minute.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import socket
+import sys
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+from .errors import ReportError
+
+MASTER = re.compile(r"local(\[(\*|[1-9][0-9]*)\])?|spark://(?P<host>[^:/]+):(?P<port>[0-9]{1,5})")
+
+
+def prepare_environment() -> None:
+    """What PySpark needs from the environment, whether or not a virtual environment is active."""
+    import pyspark
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    os.environ.setdefault("SPARK_HOME", str(Path(pyspark.__file__).parent))
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    bin_dir = str(Path(sys.executable).parent)
+    if bin_dir not in os.environ.get("PATH", "").split(os.pathsep):
+        os.environ["PATH"] = bin_dir + os.pathsep + os.environ.get("PATH", "")
+
+
+def java_command() -> str:
+    home = os.environ.get("JAVA_HOME")
+    java = str(Path(home) / "bin" / "java") if home else shutil.which("java")
+    if not java or not Path(java).exists():
+        raise ReportError("the report needs Java 17 or 21 and finds none (no java on PATH, no JAVA_HOME); install "
+                          "openjdk-17-jre-headless")
+    return java
+
+
+def check_master(master: str) -> None:
+    match = MASTER.fullmatch(master)
+    if not match:
+        raise ReportError(f"--master {master}: use local[*], local[N] or spark://HOST:PORT")
+    if match.group("host"):
+        host, port = match.group("host"), int(match.group("port"))
+        try:
+            with socket.create_connection((host, port), timeout=3):
+                pass
+        except OSError as error:
+            raise ReportError(f"--master {master}: no Spark master answers there "
+                              f"({error.strerror or error})") from None
+
+
+def start_session(master: str = "local[*]", log_path: Path | None = None, *, app: str = "mqspec-report",
+                  driver_memory: str = "512m", shuffle_partitions: int = 4, executor_memory: str = "512m",
+                  quick_jvm: bool = False):
+    """(SparkSession, seconds it took to start).  ReportError if Spark cannot start."""
+    check_master(master)
+    java_command()
+    prepare_environment()
+    from pyspark.errors import PySparkException
+    from pyspark.sql import SparkSession
+    builder = (SparkSession.builder.master(master).appName(app)
+               .config("spark.ui.enabled", "false")
+               .config("spark.ui.showConsoleProgress", "false")
+               .config("spark.sql.shuffle.partitions", str(shuffle_partitions))
+               .config("spark.sql.session.timeZone", "UTC")
+               .config("spark.driver.memory", driver_memory)
+               .config("spark.driver.host", "127.0.0.1")
+               .config("spark.driver.bindAddress", "127.0.0.1")
+               .config("spark.hadoop.mapreduce.fileoutputcommitter.algorithm.version", "2")
+               .config("spark.hadoop.parquet.summary.metadata.level", "NONE")
+               # Spark sizes a Parquet table by its compressed bytes, so a table of millions of repetitive rows
+               # looks small enough to broadcast and then fills a 512m driver: only the joins that name a
+               # side small (F.broadcast: runs, latest runs, the catalogue's scenarios) broadcast it
+               .config("spark.sql.autoBroadcastJoinThreshold", "-1")
+               .config("spark.sql.adaptive.autoBroadcastJoinThreshold", "-1"))
+    if quick_jvm:  # small inputs: a JVM that starts and compiles less pays off (measured in the tooling notes)
+        builder = builder.config("spark.driver.extraJavaOptions", "-XX:+UseSerialGC -XX:TieredStopAtLevel=1")
+    if master.startswith("spark://"):
+        builder = builder.config("spark.executor.memory", executor_memory).config("spark.cores.max", "2")
+    begin = time.monotonic()
+    try:
+        with _output_to(log_path):
+            session = builder.getOrCreate()
+    except (PySparkException, OSError) as error:
+        where = f"; see {log_path}" if log_path else ""
+        raise ReportError(f"Spark did not start ({str(error).splitlines()[0]}){where}") from None
+    session.sparkContext.setLogLevel("ERROR")
+    return session, time.monotonic() - begin
+
+
+@contextmanager
+def _output_to(log_path: Path | None):
+    """Send what the JVM prints (it inherits file descriptors 1 and 2) to `log_path` for its whole life."""
+    if log_path is None:
+        yield
+        return
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    with open(log_path, "ab") as log:
+        os.dup2(log.fileno(), 1)
+        os.dup2(log.fileno(), 2)
+        try:
+            yield
+        finally:
+            os.dup2(saved[0], 1)
+            os.dup2(saved[1], 2)
+            os.close(saved[0])
+            os.close(saved[1])

@@ -1,0 +1,213 @@
+"""The whole report job on results directories: verdicts, history, records, renderings, bad inputs, the gate."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+import pytest
+
+from reports.errors import InputError
+from reports.gate import Verdicts, evaluate, gate_lines, read_verdicts
+from reports.pipeline import make_report
+from reports.record import verifies
+from reports.render_html import PAGES, Page, render_html
+from reports.summary import summary_lines
+from tests.test_reports_fixtures import SHOWN_TARGET, SUITE, Case, history, machine_lines, spark, write_run  # noqa: F401
+
+pytestmark = pytest.mark.spark
+
+
+@pytest.fixture(scope="module")
+def made(spark, tmp_path_factory):
+    root = tmp_path_factory.mktemp("history")
+    roles = history(root / "results")
+    report = make_report([root / "results"], root / "report", spark=spark, suite_version=SUITE, quiet=True)
+    return roles, report
+
+
+def test_the_matrix_has_a_verdict_for_every_clause_and_target(made):
+    roles, report = made
+    model = report.model
+    assert report.errors == []
+    assert model["targets"] == ["reference", SHOWN_TARGET]
+    assert model["latest"] == {"reference": "20260102T000000Z-bbbbbb", SHOWN_TARGET: "20260102T000000Z-bbbbbb"}
+    reference = model["matrix"]["reference"]
+    assert len(reference) == len(model["clauses"]) == len(model["matrix"][SHOWN_TARGET])
+    assert reference[roles["regressed"]]["verdict"] == "failed"
+    assert reference[roles["regressed"]]["reason"] == "AssertionError: expected MQ_OK, got MQ_ERROR_IO_TIMEOUT"
+    assert reference[roles["fixed"]]["verdict"] == "passed"
+    assert reference[roles["passing"]]["verdict"] == reference[roles["should"]]["verdict"] == "passed"
+    assert (reference[roles["rpc"]]["verdict"], reference[roles["rpc"]]["reason"]) == (
+        "not run", "needs rpc (calls travel over DCE/RPC); reference does not offer it")
+    assert reference[roles["waived"]]["verdict"] == "waived"
+    assert reference[roles["untestable"]]["verdict"] == "untestable"
+    assert model["matrix"][SHOWN_TARGET][roles["regressed"]]["verdict"] == "passed"
+    assert model["counts"]["reference"]["failed"] == 1
+
+
+def test_history_regressions_fixes_and_flaky_clauses(made):
+    roles, report = made
+    model = report.model
+    assert {(c["target"], c["clause_id"], c["change"]) for c in model["changes"]} == {
+        ("reference", roles["regressed"], "regression"), ("reference", roles["fixed"], "fix")}
+    assert {(f["target"], f["clause_id"]) for f in model["flaky"]} == {("reference", roles["regressed"]),
+                                                                       ("reference", roles["fixed"])}
+    assert [(h["run_id"], h["target"], h["failed"]) for h in model["history"] if h["target"] == "reference"] == [
+        ("20260101T000000Z-aaaaaa", "reference", 1), ("20260102T000000Z-bbbbbb", "reference", 1)]
+    never = {row["clause_id"] for row in model["never_exercised"]}
+    assert roles["rpc"] not in never   # not run in process, but exercised over the wire
+    assert roles["regressed"] not in never and roles["waived"] in never
+    assert [row["waived_only"] for row in model["never_exercised"] if row["clause_id"] == roles["waived"]] == [True]
+    rules = {(r["target"], r["action"]): (r["steps"], r["mismatches"]) for r in model["machines"]["rules"]}
+    assert rules == {("reference", "create_cursor"): (1, 0), ("reference", "receive_front"): (2, 1),
+                     (SHOWN_TARGET, "create_cursor"): (1, 0)}
+
+
+def test_the_drill_down_has_scenarios_steps_and_failures(made):
+    _, report = made
+    scenarios = {s["name"]: s for s in report.model["scenarios"]["reference"]}
+    failing = scenarios["test_a[reference]"]
+    assert failing["verdict"] == "failed" and "Traceback line 1" in failing["detail"]
+    assert [step[:3] for step in failing["steps"]] == [["Given", 'a queue "orders"', "passed"],
+                                                       ["Then", "the call returns MQ_OK", "failed"]]
+    assert scenarios["test_c[reference]"]["readings"] == ["D-03=dmpr"]
+    assert scenarios["test_c[reference]"]["detail"] is None   # tracebacks only where something failed
+
+
+def test_certification_records_are_sealed_and_carry_the_profile(made):
+    roles, report = made
+    record = json.loads(report.files["record:reference"].read_text())
+    assert verifies(record) and record["target"] == "reference" and not record["conformant"]
+    assert record["suite_version"] == SUITE and record["spec_revisions"]["MS-MQRR"] == "29.0"
+    assert record["verdicts"][roles["regressed"]]["verdict"] == "failed"
+    assert record["waivers"] == {roles["waived"]: "the target answers otherwise on purpose"}
+    assert record["profile"] == {"D-03": ["dmpr"]} and record["demanded_profile"] == {"D-03": "dmpr"}
+    altered = dict(record, conformant=True)
+    assert not verifies(altered)
+    other = json.loads(report.files[f"record:{SHOWN_TARGET}"].read_text())
+    assert other["conformant"] and "profile" not in other
+
+
+def test_no_output_repeats_a_targets_password(made):
+    _, report = made
+    for path in report.output.rglob("*"):
+        if path.is_file():
+            assert b"hunter2" not in path.read_bytes(), path
+
+
+def test_the_renderings(made):
+    roles, report = made
+    summary = json.loads(report.files["json"].read_text())
+    assert summary["format"] == "mqspec report 1" and "scenarios" not in summary
+    assert summary["records"]["reference"] == "certification-reference.json"
+    markdown = report.files["markdown"].read_text()
+    assert "**NOT conformant**" in markdown and "### Regressions (1)" in markdown and roles["regressed"] in markdown
+    suites = ElementTree.parse(report.files["junit"]).getroot()
+    reference = suites.find("testsuite[@name='reference']")
+    failures = [case.get("name") for case in reference.iter("testcase") if case.find("failure") is not None]
+    assert failures == [roles["regressed"]] and int(reference.get("tests")) == len(summary["clauses"])
+    html = report.files["html"].read_text()
+    assert "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "") and "https://" not in html
+    assert "<script src" not in html and "<link" not in html
+    assert html.count('<section class="page"') == len(PAGES) and html.count("data-page=") == len(PAGES)
+    extended = render_html(report.model, [*PAGES, Page("extra", "Extra", lambda model: '<p id="x">more</p>'),
+                                          Page("empty", "Empty", lambda model: "")])
+    assert '<a href="#extra" data-page="extra">Extra</a>' in extended and '<p id="x">more</p>' in extended
+    assert 'data-page="empty"' not in extended   # a page with nothing to show is left out
+    lines = summary_lines(report.model)
+    assert lines[0].startswith("reference: clauses ") and f"  FAILED {roles['regressed']}: AssertionError" in lines[1]
+
+
+def test_bad_inputs_are_named_in_one_line_each_and_the_rest_is_reported(spark, tmp_path):
+    roles = history(tmp_path / "results")
+    good = roles["runs"]
+    cases = [Case("test_x[reference]", [roles["passing"]])]
+
+    def run(name, started, **options):
+        return write_run(tmp_path / "bad" / name, name, started, cases, **options)
+
+    cut_junit = run("r-junit", "2026-02-01T00:00:00+00:00")
+    data = (cut_junit / "junit.xml").read_bytes()
+    (cut_junit / "junit.xml").write_bytes(data[:len(data) // 2])
+    cut_cucumber = run("r-cucumber", "2026-02-02T00:00:00+00:00")
+    (cut_cucumber / "cucumber.json").write_text((cut_cucumber / "cucumber.json").read_text()[:100])
+    unknown = write_run(tmp_path / "bad" / "r-unknown", "r-unknown", "2026-02-03T00:00:00+00:00",
+                        [Case("test_u[reference]", ["MS-MQRR:9.9.9:99"]), Case("test_x[reference]",
+                                                                              [roles["passing"]])])
+    other = run("r-other", "2026-02-04T00:00:00+00:00", suite_version="another-suite")
+    machines = run("r-machines", "2026-02-05T00:00:00+00:00",
+                   machines=machine_lines("r-machines", "reference", 1, [("send", "MQ_OK", None)] * 3))
+    with open(machines / "machines.ndjson", "a") as handle:
+        handle.write('{"run": "r-machines-1", "machine": "cursors", "st')
+    (tmp_path / "empty").mkdir()
+    inputs = [*good, cut_junit, cut_cucumber, unknown, other, machines, tmp_path / "empty"]
+    report = make_report(inputs, tmp_path / "report", spark=spark, suite_version=SUITE, quiet=True)
+    errors = [str(error) for error in report.errors]
+    assert all("\n" not in error for error in errors) and len(errors) == 6, errors
+    expected = {cut_junit / "junit.xml": "cut short or not XML",
+                cut_cucumber / "cucumber.json": "cut short or not JSON",
+                unknown / "junit.xml": "unknown clause id MS-MQRR:9.9.9:99 (1)",
+                other / "run.json": "made by suite version another-suite",
+                machines / "machines.ndjson": "1 line(s) cut short or not JSON",
+                tmp_path / "empty": "empty directory"}
+    for path, fragment in expected.items():
+        assert any(error.startswith(f"{path}: ") and fragment in error for error in errors), (path, errors)
+    reported = {run["run_id"] for run in report.model["runs"]}
+    assert reported == {"20260101T000000Z-aaaaaa", "20260102T000000Z-bbbbbb", "r-cucumber", "r-unknown",
+                        "r-machines"}
+    assert report.model["latest"]["reference"] == "r-machines"
+    assert report.model["matrix"]["reference"][roles["passing"]]["verdict"] == "passed"
+    assert [r["steps"] for r in report.model["machines"]["rules"] if r["action"] == "send"] == [3]
+    assert report.model["errors"] == errors
+
+
+def verdicts(rows, target="t", run="r", source="x"):
+    """rows: (clause_id, verdict, level, testable)."""
+    return Verdicts(Path(source), [(target, clause, verdict, "why" if verdict != "passed" else "", run,
+                                    clause.split(":")[0], clause.split(":")[1], "", level, testable)
+                                   for clause, verdict, level, testable in rows], [target])
+
+
+def test_the_gate_names_each_regression_and_uncovered_must_clause(spark):
+    a, b, c, d, e = (f"MS-MQRR:3.1.4.7:0{i}" for i in range(1, 6))
+    baseline = verdicts([(a, "passed", "MUST", True), (b, "failed", "MUST", True), (c, "passed", "SHOULD", True)],
+                        run="r1")
+    current = verdicts([(a, "failed", "MUST", True), (b, "passed", "MUST", True), (c, "passed", "SHOULD", True),
+                        (d, "not run", "MUST", True), (e, "waived", "MUST", True)], run="r2")
+    result = evaluate(spark, baseline, current)
+    assert not result.passed and result.compared == 3
+    assert gate_lines(result) == [f"regression: {a} on t: passed in r1, failed in r2: why",
+                                  f"uncovered MUST clause: {d} (MUST): never exercised (not run: why)"]
+    steady = verdicts([(a, "passed", "MUST", True), (c, "passed", "SHOULD", True), (e, "waived", "MUST", True)],
+                      run="r3")
+    assert evaluate(spark, baseline, steady).passed
+
+
+def test_the_gate_reads_records_and_summaries(made, tmp_path):
+    _, report = made
+    record = read_verdicts(report.files["record:reference"], "--baseline")
+    assert record.targets == ["reference"] and len(record.rows) == len(report.model["clauses"])
+    summary = read_verdicts(report.output, "current")
+    assert summary.targets == ["reference", SHOWN_TARGET]
+    altered = json.loads(report.files["record:reference"].read_text())
+    altered["verdicts"][next(iter(altered["verdicts"]))]["verdict"] = "passed"
+    (tmp_path / "altered.json").write_text(json.dumps(altered))
+    with pytest.raises(Exception, match="sha256 does not match"):
+        read_verdicts(tmp_path / "altered.json", "--baseline")
+
+
+def test_an_empty_input_list_and_an_unknown_baseline_run(spark, tmp_path):
+    from reports.errors import ReportError
+    from reports.pipeline import NothingToReport
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(NothingToReport) as caught:
+        make_report([tmp_path / "empty"], tmp_path / "out", spark=spark, suite_version=SUITE, quiet=True)
+    assert [type(e) for e in caught.value.errors] == [InputError]
+    roles = history(tmp_path / "results")
+    with pytest.raises(ReportError, match="--baseline nope: no such run"):
+        make_report(roles["runs"], tmp_path / "out", spark=spark, suite_version=SUITE, baseline_run="nope",
+                    quiet=True)
+    shutil.rmtree(tmp_path / "out", ignore_errors=True)
