@@ -37,8 +37,9 @@ ifneq ($(APT_PACKAGES),)
 	fi
 endif
 
+# two workers (pytest-xdist): the machine this runs on has two cores
 test: install
-	$(VENV)/bin/python -m pytest
+	$(VENV)/bin/python -m pytest -n 2 --dist worksteal
 
 certify: install
 	$(VENV)/bin/mqspec certify --target reference

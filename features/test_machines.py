@@ -19,22 +19,22 @@ from steps.machine_reads import ReadMachine
 from steps.machines import bind, machine_settings, minimise
 
 
-def clauses(*ids: str):
-    """Decorate a test with one `clause` marker per clause id it checks."""
+def marked(mark: str, *ids: str):
+    """Decorate a test with one `mark` marker per id: the clauses it checks, or the open decisions whose
+    readings its model accepts."""
     def decorate(function):
-        for clause in reversed(ids):
-            function = pytest.mark.clause(clause, id=clause)(function)
+        for value in reversed(ids):
+            function = getattr(pytest.mark, mark)(value, id=value)(function)
         return function
     return decorate
+
+
+def clauses(*ids: str):
+    return marked("clause", *ids)
 
 
 def decisions(*ids: str):
-    """Decorate a test with one `decision` marker per open decision whose readings its model accepts."""
-    def decorate(function):
-        for decision in reversed(ids):
-            function = pytest.mark.decision(decision, id=decision)(function)
-        return function
-    return decorate
+    return marked("decision", *ids)
 
 
 def run(machine, target_url: str, request) -> None:

@@ -83,3 +83,14 @@ def setup(qm):
     """A queue, its format name and a receive descriptor on it."""
     queue, fn = make_queue(qm)
     return queue, fn, open_descriptor(qm, fn)
+
+
+@pytest.fixture
+def served():
+    """The reference hosted on the wire by `mqspec serve`'s code, on a free loopback port; stopped after."""
+    from adapters.in_process import InProcessTarget
+    from adapters.mqrr.serve import serve
+    hosted = InProcessTarget()
+    with serve(hosted) as running:
+        yield running
+    hosted.close()

@@ -36,14 +36,6 @@ RECEIVE, PEEK = Action.MQ_ACTION_RECEIVE, Action.MQ_ACTION_PEEK_CURRENT
 
 
 @pytest.fixture
-def served():
-    hosted = InProcessTarget()
-    with serve(hosted) as running:
-        yield running
-    hosted.close()
-
-
-@pytest.fixture
 def client(served):
     with connect(f"mqrr://127.0.0.1:{served.port}") as target:
         yield target

@@ -9,20 +9,10 @@ import socket
 import pytest
 
 from adapters import MessageProperties, connect
-from adapters.in_process import InProcessTarget
 from adapters.mqrr.control import ControlError
-from adapters.mqrr.serve import serve
 from protocol.constants import Access, ShareMode
 from protocol.hresult import HRESULT
 from protocol.queue_format import from_format_name
-
-
-@pytest.fixture
-def served():
-    hosted = InProcessTarget()
-    with serve(hosted) as running:
-        yield running
-    hosted.close()
 
 
 def _refused(port: int) -> bool:
