@@ -1,19 +1,31 @@
 """The `mqspec` command line.
 
-    mqspec certify [--target URL ...] [--results DIR] [--clause ID ...]
-                   [--waivers FILE] [--skip-level LEVEL ...] [--deep]
+    mqspec certify [--target URL ...] [--results DIR] [--clause ID ...] [--waivers FILE]
+                   [--skip-level LEVEL ...] [--profile P] [--deep] [--tracebacks] [--no-report]
+                   [--master URL]
+    mqspec report RESULTS... [--output DIR] [--master URL] [--baseline RUN_ID] [--any-suite-version]
+    mqspec gate --baseline FILE [CURRENT] [--master URL]
     mqspec clauses [--untested]
     mqspec serve [--host H] [--port P] [--store PATH] [--target URL] [--allow-remote]
+    mqspec strength [--jobs N] [--variant NAME ...] [--results DIR] [--quick] [--list]
+                    [--mutants [--sample N] [--seed S]]
 
 `certify` runs the conformance suite (every scenario of features/ and the
-stateful machines) against each target and tells where the results are.  Errors
-in what the user typed are one line on stderr and exit status 2.
+stateful machines) against each target with a progress display, writes pytest's
+own output (tracebacks included) to <results>/pytest.log, then runs the report
+pipeline (reports/) over the run and ends with the verdicts in clauses: how many
+passed, failed, were not run or waived, each failing clause with the first line
+of its failure, and where the report is.  `report` runs the pipeline alone over
+any number of results directories; `gate` compares a report or certification
+record with a baseline.  Errors in what the user typed are one line on stderr
+and exit status 2; a report made without some of its inputs exits 1.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -39,7 +51,42 @@ def main(argv: list[str] | None = None) -> int:
     certify.add_argument("--clause", action="append", default=[], metavar="ID", help="only this clause")
     certify.add_argument("--waivers", metavar="FILE", help="TOML file of waived clauses and skipped levels")
     certify.add_argument("--skip-level", action="append", default=[], metavar="LEVEL")
+    certify.add_argument("--profile", metavar="P",
+                         help="demand readings of open decisions: windows, reference, or D-NN=reading,...")
     certify.add_argument("--deep", action="store_true", help="stateful machines explore far more")
+    certify.add_argument("--tracebacks", action="store_true",
+                         help="show pytest's own output, tracebacks included (otherwise in <results>/pytest.log)")
+    certify.add_argument("--no-report", action="store_true",
+                         help="run the suite only; `mqspec report <results>` makes the report later")
+    certify.add_argument("--master", default="local[*]", metavar="URL",
+                         help="Spark master for the report (default local[*]; or spark://HOST:PORT)")
+    report = commands.add_parser("report", help="make the report of one or more runs (Spark)",
+                                 description="Read results directories (or folders of them), compute the verdict "
+                                             "of every clause for every target and run, and write report.html, "
+                                             "summary.json, summary.md, clauses.junit.xml and a certification "
+                                             "record per target.  An input that cannot be used is named in one "
+                                             "line and the others are still reported (exit status 1).")
+    report.add_argument("results", nargs="+", metavar="RESULTS",
+                        help="a run's results directory, or a folder of them such as ./results")
+    report.add_argument("--output", metavar="DIR",
+                        help="where to write the report (default: <RESULTS>/report for one run, else ./mqspec-report)")
+    report.add_argument("--master", default="local[*]", metavar="URL",
+                        help="Spark master (default local[*]; or spark://HOST:PORT)")
+    report.add_argument("--baseline", metavar="RUN_ID",
+                        help="the run that regressions and fixes are counted against (default: each target's "
+                             "run before its latest)")
+    report.add_argument("--any-suite-version", action="store_true",
+                        help="also report runs made by other versions of the suite (default: only this one's)")
+    gate = commands.add_parser("gate", help="fail on a regression or an uncovered MUST clause",
+                               description="Compare the current verdicts with a baseline: exit 1 if a clause that "
+                                           "passed now fails, or a testable MUST clause was exercised by no target "
+                                           "(waived ones excepted), naming each in one line.")
+    gate.add_argument("--baseline", required=True, metavar="FILE",
+                      help="a certification record (certification-<target>.json) or a report's summary.json")
+    gate.add_argument("current", nargs="?", metavar="CURRENT",
+                      help="a summary.json, certification record, report directory or results directory "
+                           "(default: the newest ./results/*/report)")
+    gate.add_argument("--master", default="local[*]", metavar="URL", help="Spark master (default local[*])")
     clauses = commands.add_parser("clauses", help="summarise the clause catalogue")
     clauses.add_argument("--untested", action="store_true", help="list testable clauses no scenario checks")
     serve = commands.add_parser("serve", help="serve the reference queue manager over MS-MQRR (DCE/RPC)",
@@ -52,16 +99,30 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--target", metavar="URL", help="the in-process target to serve (default: reference)")
     serve.add_argument("--allow-remote", action="store_true",
                        help="allow an address other than loopback (the server has no authentication)")
+    from strength.command import DESCRIPTION as STRENGTH_DESCRIPTION, add_arguments as strength_arguments
+    strength_arguments(commands.add_parser("strength", help="run the suite against wrong queue managers (issue 9)",
+                                           description=STRENGTH_DESCRIPTION,
+                                           formatter_class=argparse.RawDescriptionHelpFormatter))
     args = parser.parse_args(argv)
     try:
         if args.command == "certify":
             return _certify(args)
         if args.command == "serve":
             return _serve(args)
+        if args.command == "strength":
+            from strength.command import strength_command
+            return strength_command(args)
+        if args.command == "report":
+            return _report(args)
+        if args.command == "gate":
+            return _gate(args)
         return _clauses(args)
     except UsageError as error:
         print(f"mqspec: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("mqspec: interrupted", file=sys.stderr)
+        return 130
 
 
 class UsageError(Exception):
@@ -77,13 +138,23 @@ def _certify(args) -> int:
         except TargetError as error:
             raise UsageError(str(error)) from None
     from .catalogue import CatalogueError, load_catalogue
-    from .pytest_plugin import SelectionError, check_clauses, load_waivers, make_results_directory, new_run_id
+    from .pytest_plugin import (
+        SelectionError,
+        check_clauses,
+        load_profile,
+        load_waivers,
+        make_results_directory,
+        new_run_id,
+    )
     run_id = new_run_id()
     results = Path(args.results) if args.results else Path.cwd() / "results" / run_id
     try:
         catalogue = load_catalogue()
         check_clauses(args.clause, catalogue)
         load_waivers(args.waivers, args.skip_level, catalogue)
+        load_profile(args.profile, catalogue)
+        if not args.no_report:
+            _check_spark(args.master, " (or --no-report)")
         make_results_directory(results)
     except (CatalogueError, SelectionError) as error:
         raise UsageError(str(error)) from None
@@ -97,21 +168,173 @@ def _certify(args) -> int:
         pytest_args += ["--skip-level", level]
     if args.waivers:
         pytest_args += ["--waivers", args.waivers]
+    if args.profile:
+        pytest_args += ["--profile", args.profile]
     pytest_args += ["--results", str(results), "--run-id", run_id]
     if args.deep:
         pytest_args.append("--deep")
-    status = pytest.main(pytest_args)
+    log = results / "pytest.log"
+    status = _run_pytest(pytest_args, log, args.tracebacks, f"certifying {', '.join(targets)}")
     if status == pytest.ExitCode.NO_TESTS_COLLECTED:
         print("mqspec: no scenario matched the selection; nothing was certified", file=sys.stderr)
         return 1
     record_path = results / "run.json"
     if not record_path.is_file():
-        print(f"mqspec: the run did not complete (pytest status {int(status)})", file=sys.stderr)
+        print(f"mqspec: the run did not complete (pytest status {int(status)}): {_last_error(log)}",
+              file=sys.stderr)
         return 1
     record = json.loads(record_path.read_text(encoding="utf-8"))
-    verdict = "conformant" if status == 0 else "NOT conformant"
-    print(f"mqspec: run {record['run_id']} on {', '.join(record['targets'])}: {verdict}; results in {results}")
-    return 0 if status == 0 else 1
+    where = f"results in {results}"
+    if args.no_report:
+        verdict = "conformant" if status == 0 else "NOT conformant"
+        print(f"mqspec: run {record['run_id']} on {', '.join(record['targets'])}: {verdict}; {where}")
+        return 0 if status == 0 else 1
+    from reports.errors import ReportError
+    from reports.pipeline import make_report
+    from reports.summary import summary_lines
+    try:
+        report = make_report([results], results / "report", master=args.master, any_suite_version=True)
+    except ReportError as error:
+        verdict = "conformant" if status == 0 else "NOT conformant"
+        print(f"mqspec: run {record['run_id']} on {', '.join(record['targets'])}: {verdict}; {where}")
+        print(f"mqspec: the report could not be made: {error}", file=sys.stderr)
+        return 1
+    failed = any(counts["failed"] for counts in report.model["counts"].values())
+    conformant = status == 0 and not failed
+    verdict = "conformant" if conformant else "NOT conformant"
+    print(f"mqspec: run {record['run_id']} on {', '.join(report.model['targets'])}: {verdict}; {where}")
+    for line in summary_lines(report.model):
+        print("  " + line)
+    for error in report.errors:
+        print(f"  input left out: {error}")
+    print(f"  report: {report.files['html']}")
+    if not args.tracebacks:
+        print(f"  pytest's output, tracebacks included: {log}")
+    return 0 if conformant else 1
+
+
+def _check_spark(master: str, hint: str = "") -> None:
+    """Java and the --master URL, checked before any work starts."""
+    from reports.errors import ReportError
+    from reports.session import check_master, java_command
+    try:
+        java_command()
+        check_master(master)
+    except ReportError as error:
+        raise UsageError(f"{error}{hint}") from None
+
+
+def _run_pytest(pytest_args: list[str], log: Path, show: bool, what: str) -> int:
+    """pytest.main with a progress display; pytest's own output goes to `log` unless `show`."""
+    import pytest
+    if show:
+        return pytest.main(pytest_args)
+    from contextlib import redirect_stderr, redirect_stdout
+
+    from reports.progress import Progress
+    terminal = os.fdopen(os.dup(2), "w", buffering=1)   # the real stderr, whatever pytest captures
+
+    class CertifyProgress:
+        """Counts each test once: at its call, or at a setup that failed or skipped it."""
+
+        def __init__(self):
+            self.progress = None
+            self.counts = {"passed": 0, "failed": 0, "not run": 0}
+
+        def pytest_collection_finish(self, session):
+            print(f"mqspec: {what}: {len(session.items)} scenarios and machines", file=terminal)
+            self.progress = Progress("certify", len(session.items), terminal)
+
+        def pytest_runtest_logreport(self, report):
+            if self.progress is None or not (report.when == "call" or (report.when == "setup" and not report.passed)):
+                return
+            outcome = "passed" if report.passed else "not run" if report.skipped else "failed"
+            self.counts[outcome] += 1
+            self.progress.advance(", ".join(f"{n} {name}" for name, n in self.counts.items()))
+
+        def pytest_sessionfinish(self, session):
+            if self.progress is not None:
+                self.progress.finish(", ".join(f"{n} {name}" for name, n in self.counts.items()))
+
+    try:
+        with open(log, "w", encoding="utf-8") as output, redirect_stdout(output), redirect_stderr(output):
+            return pytest.main(pytest_args, plugins=[CertifyProgress()])
+    finally:
+        terminal.close()
+
+
+def _last_error(log: Path) -> str:
+    """The line of pytest's log that says what stopped it."""
+    try:
+        lines = [line.strip() for line in log.read_text(encoding="utf-8").splitlines() if line.strip()]
+    except OSError:
+        return f"see {log}"
+    errors = [line for line in lines if line.startswith(("ERROR", "INTERNALERROR"))]
+    return (errors[-1] if errors else lines[-1] if lines else "no output") + f" (see {log})"
+
+
+def _report(args) -> int:
+    from reports.errors import ReportError
+    from reports.pipeline import NothingToReport, make_report
+    from reports.summary import summary_lines
+    _check_spark(args.master)
+    if args.output:
+        output = Path(args.output)
+    elif len(args.results) == 1 and (Path(args.results[0]) / "run.json").is_file():
+        output = Path(args.results[0]) / "report"
+    else:
+        output = Path.cwd() / "mqspec-report"
+    try:
+        report = make_report(args.results, output, master=args.master, any_suite_version=args.any_suite_version,
+                             baseline_run=args.baseline)
+    except NothingToReport as error:
+        for problem in error.errors:
+            print(f"mqspec: {problem}", file=sys.stderr)
+        raise UsageError(str(error)) from None
+    except ReportError as error:
+        raise UsageError(str(error)) from None
+    for problem in report.errors:
+        print(f"mqspec: {problem}", file=sys.stderr)
+    runs = len(report.model["runs"])
+    print(f"mqspec: {runs} run(s) reported" + (f", {len(report.errors)} input(s) left out or in part"
+                                               if report.errors else ""))
+    for line in summary_lines(report.model):
+        print("  " + line)
+    print(f"  report: {report.files['html']}")
+    return 1 if report.errors else 0
+
+
+def _gate(args) -> int:
+    import shutil
+    import tempfile
+
+    from reports.errors import ReportError
+    from reports.gate import evaluate, gate_lines, newest_report, read_verdicts
+    from reports.session import start_session
+    scratch = Path(tempfile.mkdtemp(prefix="mqspec-gate-"))
+    try:
+        baseline = read_verdicts(Path(args.baseline), "--baseline")
+        current = read_verdicts(Path(args.current) if args.current else newest_report(Path.cwd() / "results"),
+                                "current")
+        spark, _ = start_session(args.master, scratch / "spark.log", app="mqspec-gate", shuffle_partitions=1,
+                                 quick_jvm=True)
+        try:
+            result = evaluate(spark, baseline, current)
+        finally:
+            spark.stop()
+    except ReportError as error:
+        raise UsageError(str(error)) from None
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    for line in gate_lines(result):
+        print(f"mqspec: {line}")
+    if result.passed:
+        print(f"mqspec: gate passed: {current.source} against {baseline.source}: no regression in "
+              f"{result.compared} verdicts compared, every testable MUST clause exercised")
+        return 0
+    print(f"mqspec: gate FAILED: {len(result.regressions)} regression(s), {len(result.uncovered)} uncovered MUST "
+          f"clause(s); {current.source} against {baseline.source}")
+    return 1
 
 
 def _serve(args) -> int:

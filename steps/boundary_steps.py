@@ -97,5 +97,6 @@ def arrival_after_sent_time(world, seconds, label):
         f"the call returned {describe_hresult(world.status)}, not a message"
     assert world.decoded.label == label, f"the call returned {world.decoded.label!r}, not {label!r}"
     gap = world.last.pdw_arrive_time - world.decoded.sent_time
-    assert seconds <= gap <= seconds + 2, \
+    # "N seconds ago" is read on the suite's clock, the arrival on the target's: they may differ by seconds
+    assert seconds - 10 <= gap <= seconds + 10, \
         f"pdwArriveTime is {gap} s after the SentTime of {label!r}, expected {seconds} s (when it arrived)"

@@ -242,13 +242,14 @@ def test_ending_twice_and_ending_nothing():
 def test_a_failed_start_files_no_entry():
     model = QueueModel()
     assert model.start_receive("r1") == Outcome(IO_TIMEOUT)
-    assert model.end_receive("r1", "RR_ACK") == Outcome(INVALID_HANDLE)     # D-52
-
+    assert model.end_receive("r1", "RR_ACK") == by("D-52", {"remove": Outcome(INVALID_HANDLE),
+                                                            "keep": Outcome(NOT_FOUND)})
 
 def test_cancel_finds_nothing_waiting():
     model = queue(("a", 3))
     assert model.start_receive("r1") == found("a")
-    assert model.cancel_receive("r1") == Outcome(STATUS_NOT_FOUND)          # D-54
+    assert model.cancel_receive("r1") == by("D-54", {"status-not-found": Outcome(STATUS_NOT_FOUND),
+                                                     "other-failure": Outcome("any other failure")})
     assert model.state_of("a") == LOCKED
 
 

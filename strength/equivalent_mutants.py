@@ -1,0 +1,94 @@
+"""Surviving Cosmic Ray mutants of the reference's core that are equivalent to it, each with the reason.
+
+A mutant is named by `mutant_key`: its module, Cosmic Ray's operator and its line before and
+after the change (stripped), so an entry follows its line when code above it moves and lapses
+when the line itself changes.  An entry is added only after reading the mutant's diff and
+showing that no call through the Target interface can tell it from the reference, or that it
+behaves as a reading of an open decision that a conforming server may take
+(spec/decisions.md), which the suite accepts by design.  strength/mutants.py reports a
+survivor without an entry as a gap in the suite.
+"""
+
+from __future__ import annotations
+
+
+def mutant_key(module: str, operator: str, line: str, changed: str) -> str:
+    return f"{module} | {operator} | {line} => {changed}"
+
+
+_ENTRIES = (
+    ("reference/adm.py", "core/ReplaceBinaryOperator_Mul_Pow",
+     "return INFINITE if self.quota == INFINITE else self.quota * 1024",
+     "return INFINITE if self.quota == INFINITE else self.quota ** 1024",
+     "Queue.quota_bytes() is called nowhere: Enqueue Message computes quota * 1024 itself"),
+    ("reference/cursor.py", "core/ReplaceComparisonOperator_Eq_LtE",
+     "if position.state == AVAILABLE and not position.is_reserved:",
+     "if position.state <= AVAILABLE and not position.is_reserved:",
+     ("MessagePositionState is an IntEnum whose smallest member is Available (0): state <= Available holds "
+     "exactly when state == Available")),
+    ("reference/open_queue.py", "core/ReplaceComparisonOperator_Eq_Is",
+     "elif any(d.access_type == A.ReceiveAccess and d.share_mode == M.DenyNone for d in existing):",
+     "elif any(d.access_type == A.ReceiveAccess and d.share_mode is M.DenyNone for d in existing):",
+     "share_mode always holds a QueueShareMode member, and Enum members are singletons: == and is agree"),
+    ("reference/queue_manager.py", "core/NumberReplacer",
+     "self._message_ordinal += 1", "self._message_ordinal += 2",
+     ("ordinals 2, 4, 6, ... are as unique as 1, 2, 3 (MS-MQMQ:2.2.18.1.3:01 asks for a unique ordinal only), and "
+     "the store reserves whatever ordinal is reached (D-33)")),
+    ("reference/reads.py", "core/AddNot",
+     'if self.readings["D-04"] == "other-failure":', 'if not self.readings["D-04"] == "other-failure":',
+     ("the only branch on D-04: the mutant answers a lookup seek that runs off the queue with MQ_ERROR, which is "
+     "the D-04 reading other-failure that a conforming server may take")),
+    ("reference/remote_read.py", "core/ReplaceComparisonOperator_Eq_IsNot",
+     'if transactional and dw_ack == Ack.RR_NACK and status == HRESULT.MQ_OK and readings["D-66"] == "released":',
+     ('if transactional and dw_ack == Ack.RR_NACK and status is not HRESULT.MQ_OK and readings["D-66"] == '
+     '"released":'),
+     ("Dequeue Message End returns the MQ_OK member itself, so on success the NACKed message stays locked in its "
+     "transaction: the D-66 reading stays-locked (this is the only branch on D-66); after a failed End the "
+     "message is held by nothing, and withdrawing and releasing it changes nothing")),
+    ("reference/remote_read.py", "core/ReplaceAndWithOr",
+     "return all(isinstance(v, int) and 0 <= v < (1 << bits) for v in values)",
+     "return all(isinstance(v, int) or 0 <= v < (1 << bits) for v in values)",
+     ("the values are the IDL's DWORD and ULONGLONG parameters: NDR cannot carry a value of another type or out of "
+     "range, so over MS-MQRR every value is an int (only a Python caller of the in-process server could pass "
+     "something else, which no MS-MQRR client can)")),
+    ("reference/transactions.py", "core/ReplaceBinaryOperator_Add_FloorDiv",
+     ("transaction = Transaction(transaction_identifier, (self._transaction_ids - 1) % 0xFFFFF + 1)  "
+     "# MS-MQDMPR:3.1.7.1.8:01"),
+     ("transaction = Transaction(transaction_identifier, (self._transaction_ids - 1) % 0xFFFFF // 1)  "
+     "# MS-MQDMPR:3.1.7.1.8:01"),
+     ("the TransactionHeader ids become 0, 1, 2, ... instead of 1, 2, 3, ...: still 20-bit and distinct among the "
+     "queue manager's transactions, all that MS-MQMQ:2.2.20.5:01 asks")),
+    ("reference/transactions.py", "core/ReplaceTrueWithFalse",
+     "def transaction_prepare(self, transaction_identifier: bytes, single_phase: bool = True) -> int:",
+     "def transaction_prepare(self, transaction_identifier: bytes, single_phase: bool = False) -> int:",
+     "every caller passes single_phase (the adapter's prepare False, its commit True): the default is never used"),
+)
+
+_ENTRIES += (
+    ("reference/position_list.py", "core/ReplaceComparisonOperator_Eq_LtE",
+     "if peek and state == LOCKED and position.message_reference.allow_peek_when_locked:",
+     "if peek and state <= LOCKED and position.message_reference.allow_peek_when_locked:",
+     ("the line before has already returned an Available position, and Available (0) and Locked (1) are the only "
+     "states <= Locked")),
+    ("reference/queue_manager.py", "core/ReplaceComparisonOperator_NotEq_LtE",
+     'if reading != "times-out":', 'if reading <= "times-out":',
+     ('the D-13 readings "queue-deleted" and "not-available" both sort before "times-out", so the test differs only '
+     "under the reading times-out, which the reference does not take")),
+    ("reference/queue_manager.py", "core/ReplaceComparisonOperator_Eq_NotEq",
+     'status = (HRESULT.MQ_ERROR_QUEUE_DELETED if reading == "queue-deleted"',
+     'status = (HRESULT.MQ_ERROR_QUEUE_DELETED if reading != "queue-deleted"',
+     ("readers blocked on a deleted queue end with MQ_ERROR_QUEUE_NOT_AVAILABLE: the D-13 reading not-available, "
+     "which a conforming server may take (this is where D-13 chooses the status)")),
+    ("reference/reads.py", "core/AddNot",
+     "if action is SEEK_CURRENT and lookup_id in position_list.moved:",
+     "if not action is SEEK_CURRENT and lookup_id in position_list.moved:",
+     ("MessagePositionList.moved is filled only under the D-05 reading already-received; under the reference's "
+     "reading (not-found) it stays empty and the test is false either way")),
+    ("reference/remote_read.py", "core/ReplaceComparisonOperator_Eq_IsNot",
+     'if readings["D-55"] == "other-failure":', 'if readings["D-55"] is not "other-failure":',
+     ("a dwAck out of range is answered with MQ_ERROR: the D-55 reading other-failure, which a conforming server "
+     "may take (this is the only branch on D-55)")),
+)
+
+EQUIVALENT_MUTANTS: dict[str, str] = {mutant_key(module, operator, line, changed): reason
+                                      for module, operator, line, changed, reason in _ENTRIES}

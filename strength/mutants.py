@@ -1,0 +1,260 @@
+"""`mqspec strength --mutants`: Cosmic Ray's mutants of the reference's core against the conformance suite.
+
+Theory of operation
+-------------------
+Cosmic Ray (an off-the-shelf mutation tool) finds every place where one of its operators
+changes the reference's core (CORE below) and records each change as a work item of a
+session (an SQLite file, readable with its own `cr-report`).  Cosmic Ray changes a module
+on disk, so the mutants are applied in private copies of the project under the results
+directory, never in the tree being edited: one copy per job, each a thread here that
+takes the next pending work item, makes that copy's file the mutant with Cosmic Ray's
+`mutate_and_test`, and runs the suite there:
+
+    python -m pytest features -x   (in the copy: the scenarios first, then the machines)
+
+A mutant is killed when the suite fails (or runs past the time-out), survives when it
+passes.  Results go into the session as they come, so a run that is stopped resumes
+where it was with the same --results.  --sample N tests N mutants drawn with a fixed seed
+(the others are marked skipped), the CI's quick check; without it every mutant runs.
+
+A surviving mutant is a gap in the suite (add the scenario) or is equivalent to the
+reference; equivalent ones are explained in EQUIVALENT_MUTANTS (equivalent_mutants.py),
+keyed by module, operator and the changed line before and after the change, so the
+explanation follows the line when code above it moves.  The score is killed / (killed + survived); the run
+exits 1 if a survivor is not explained.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import random
+import shlex
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from .equivalent_mutants import EQUIVALENT_MUTANTS, mutant_key
+from .run import ROOT, StrengthError, make_copy
+
+# The core of the reference: the queue manager's rules.  Left out: the SQLite store (sqlite_store.py) and the
+# persistence log (persistence.py) whose effects only a restart shows, clock.py, the enumerations, the readings
+# table, and the format-name and packet codecs (format_name.py, queue_format.py, packet.py), which are
+# checked against the specifications' tables by their own scenarios and unit tests.
+CORE = ("position_list", "cursor", "queue_manager", "open_queue", "reads", "transactions", "acknowledgment",
+        "arrival", "timers", "remote_read", "remote_read_rules", "packet_sections", "adm", "message")
+SEED = 0
+
+
+def _cosmic_ray():
+    try:
+        from cosmic_ray.commands.init import init
+        from cosmic_ray.mutating import mutate_and_test
+        from cosmic_ray.work_db import WorkDB, use_db
+        from cosmic_ray.work_item import WorkerOutcome, WorkResult
+    except ImportError:
+        raise StrengthError("--mutants needs Cosmic Ray: pip install -e '.[test]' (cosmic-ray>=8.7)") from None
+    return init, mutate_and_test, WorkDB, use_db, WorkerOutcome, WorkResult
+
+
+def test_command(copy: Path, per_test_timeout: int) -> str:
+    """The suite in `copy`, stopping at the first failure; its own results directory inside the copy."""
+    pytest = [sys.executable, "-m", "pytest", "features", "-x", "-q", "-p", "no:cacheprovider",
+              "-p", "strength.pytest_fast",   # a failing machine is not shrunk: the kill is all that counts
+              "--results", ".mutant-results", "--run-id", "mutant", f"--timeout={per_test_timeout}"]
+    return "sh -c " + shlex.quote(f"cd {shlex.quote(str(copy))} && exec {shlex.join(pytest)}")
+
+
+def run_mutants(results: Path, jobs: int, sample: int | None, seed: int = SEED, test_timeout: int | None = None,
+                progress=None) -> int:
+    init, mutate_and_test, WorkDB, use_db, WorkerOutcome, WorkResult = _cosmic_ray()
+    progress = progress or (lambda line: print(line, flush=True))
+    per_test = test_timeout or 120
+    where = results / "mutants"
+    where.mkdir(parents=True, exist_ok=True)
+    session = where / "session.sqlite"
+    source = where / "source"
+    fresh = not session.is_file()
+    if fresh:
+        make_copy(source)   # the pristine copy the work items are described against
+        with use_db(str(session)) as db:
+            init([source / "reference" / f"{name}.py" for name in CORE], db, {})
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        items = {item.job_id: item for item in db.work_items}
+        done = {job_id for job_id, _ in db.results}
+        if sample is not None and fresh:
+            if sample < 1:
+                raise StrengthError(f"--sample {sample}: needs at least 1")
+            # drawn from the mutants in source order (job ids are random), so a seed names the same sample
+            ordered = sorted(items, key=lambda job: _order(items[job].mutations[0], source))
+            chosen = set(random.Random(seed).sample(ordered, min(sample, len(items))))
+            db.set_multiple_results([job for job in items if job not in chosen],
+                                    WorkResult(worker_outcome=WorkerOutcome.SKIPPED))
+            done = {job_id for job_id, _ in db.results}
+        pending = sorted(job for job in items if job not in done)
+    progress(f"mqspec: mutants: {len(items)} in the reference's core ({', '.join(CORE)}); "
+             f"{len(pending)} to test, {jobs} at a time; session {session}")
+    copies = [make_copy(where / f"copy-{index}", source) for index in range(min(jobs, max(1, len(pending))))]
+    baseline_seconds = _baseline(copies[0], per_test)
+    timeout = max(300.0, 3 * baseline_seconds + 60)
+    progress(f"mqspec: mutants: the unchanged suite passes in {baseline_seconds:.0f} s; a mutant that runs "
+             f"{timeout:.0f} s counts as killed")
+    lock = threading.Lock()
+    queue = list(pending)
+    finished = [0]
+    started = time.monotonic()
+
+    def worker(copy: Path) -> None:
+        command = test_command(copy, per_test)
+        while True:
+            with lock:
+                if not queue:
+                    return
+                job = queue.pop(0)
+            item = items[job]
+            mutations = [_relocated(mutation, source, copy) for mutation in item.mutations]
+            begun = time.monotonic()
+            result = mutate_and_test(mutations, command, timeout)
+            seconds = time.monotonic() - begun
+            result = WorkResult(worker_outcome=result.worker_outcome, test_outcome=result.test_outcome,
+                                output=_tail(result.output), diff=_source_diff(result.diff, source, copy))
+            with lock:
+                with use_db(str(session), WorkDB.Mode.open) as db:
+                    db.set_result(job, result)
+                finished[0] += 1
+                mutation = item.mutations[0]
+                progress(f"  [{finished[0]}/{len(pending)}] {Path(mutation.module_path).name}:"
+                         f"{mutation.start_pos[0]} {mutation.operator_name}: "
+                         f"{_outcome(result)} ({seconds:.0f} s)")
+
+    threads = [threading.Thread(target=worker, args=(copy,), daemon=True) for copy in copies]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    record = report(session, source, time.monotonic() - started, jobs, baseline_seconds)
+    (where / "mutants.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    (where / "mutants.md").write_text(markdown(record), encoding="utf-8")
+    for line in summary_lines(record):
+        progress("mqspec: " + line)
+    progress(f"mqspec: mutants: details in {where / 'mutants.md'} and {where / 'mutants.json'}")
+    return 1 if record["unexplained"] else 0
+
+
+def _baseline(copy: Path, per_test: int) -> float:
+    begun = time.monotonic()
+    process = subprocess.run(shlex.split(test_command(copy, per_test)), capture_output=True, text=True, check=False)
+    if process.returncode != 0:
+        last = (process.stdout.strip().splitlines() or ["no output"])[-1]
+        raise StrengthError(f"the unchanged suite fails in the private copy, so no mutant can be judged: {last}")
+    return time.monotonic() - begun
+
+
+def _order(mutation, source: Path) -> tuple:
+    return (str(Path(mutation.module_path).relative_to(source)), tuple(mutation.start_pos), mutation.operator_name,
+            mutation.occurrence)
+
+
+def _relocated(mutation, source: Path, copy: Path):
+    import attrs
+    return attrs.evolve(mutation, module_path=copy / Path(mutation.module_path).relative_to(source))
+
+
+def _source_diff(diff: str | None, source: Path, copy: Path) -> str | None:
+    return diff.replace(str(copy) + "/", "").replace(str(source) + "/", "") if diff else diff
+
+
+def _tail(output: str | None, lines: int = 30) -> str | None:
+    return "\n".join(output.splitlines()[-lines:]) if output else output
+
+
+def report(session: Path, source: Path, seconds: float, jobs: int, baseline_seconds: float) -> dict:
+    _, _, WorkDB, use_db, WorkerOutcome, _ = _cosmic_ray()
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        total = db.num_work_items
+        completed = db.completed_work_items
+    rows, skipped = [], 0
+    for item, result in completed:
+        if result.worker_outcome == WorkerOutcome.SKIPPED:
+            skipped += 1
+            continue
+        mutation = item.mutations[0]
+        path = Path(mutation.module_path)
+        module = str(path.relative_to(source)) if path.is_absolute() else str(path)
+        line = _line(source / module if path.is_absolute() else ROOT / module, mutation.start_pos[0])
+        key = mutant_key(module, mutation.operator_name, line, _changed_line(result.diff))
+        outcome = _outcome(result)
+        timed_out = (result.output or "") == "timeout"
+        rows.append({"job": item.job_id, "module": module, "line": mutation.start_pos[0], "source": line,
+                     "operator": mutation.operator_name, "occurrence": mutation.occurrence,
+                     "outcome": outcome, "timed_out": timed_out, "diff": result.diff or "",
+                     "key": key, "equivalent": EQUIVALENT_MUTANTS.get(key, "")})
+    killed = sum(1 for row in rows if row["outcome"] == "killed")
+    survived = [row for row in rows if row["outcome"] == "survived"]
+    judged = killed + len(survived)
+    return {
+        "format": "mqspec-mutants/1", "tool": "cosmic-ray", "core": list(CORE),
+        "finished": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
+        "seconds": round(seconds, 1), "jobs": jobs, "baseline_seconds": round(baseline_seconds, 1),
+        "mutants": total, "tested": len(rows), "skipped": skipped, "pending": total - len(rows) - skipped,
+        "killed": killed, "survived": len(survived),
+        "timed_out": sum(1 for row in rows if row["timed_out"]),
+        "other": len(rows) - judged,
+        "score": round(100.0 * killed / judged, 1) if judged else None,
+        "score_without_equivalent": (round(100.0 * killed / (judged - sum(1 for r in survived if r["equivalent"])), 1)
+                                     if judged - sum(1 for r in survived if r["equivalent"]) else None),
+        "unexplained": [row["key"] for row in survived if not row["equivalent"]],
+        "survivors": sorted(survived, key=lambda row: (row["module"], row["line"])),
+        "results": sorted(rows, key=lambda row: (row["module"], row["line"], row["operator"])),
+    }
+
+
+def _changed_line(diff: str | None) -> str:
+    """The mutant's version of the line it changes: the first added line of Cosmic Ray's diff."""
+    for text in (diff or "").splitlines():
+        if text.startswith("+") and not text.startswith("+++"):
+            return text[1:].strip()
+    return ""
+
+
+def _outcome(result) -> str:
+    """killed / survived / incompetent, or the worker's outcome when no test ran (exception, no-test)."""
+    return str(result.test_outcome.value if result.test_outcome else result.worker_outcome.value)
+
+
+def _line(path: Path, number: int) -> str:
+    try:
+        return path.read_text(encoding="utf-8").splitlines()[number - 1].strip()
+    except (OSError, IndexError):
+        return ""
+
+
+def summary_lines(record: dict) -> list[str]:
+    lines = [(f"mutants: score {record['score']}% ({record['killed']} killed, {record['survived']} survived of "
+             f"{record['tested']} tested; {record['pending']} pending, {record['skipped']} skipped, "
+             f"{record['mutants']} in all) in {record['seconds']:.0f} s")]
+    for row in record["survivors"]:
+        why = f"equivalent: {row['equivalent']}" if row["equivalent"] else "NOT EXPLAINED"
+        lines.append(f"survivor: {row['module']}:{row['line']} {row['operator']} `{row['source']}` ({why})")
+    return lines
+
+
+def markdown(record: dict) -> str:
+    lines = ["# Mutation testing of the reference's core (Cosmic Ray) against the conformance suite", "",
+             (f"Score: **{record['score']}%**: {record['killed']} killed, {record['survived']} survived of "
+             f"{record['tested']} mutants tested ({record['timed_out']} killed by the time-out, {record['other']} "
+             f"with no verdict); {record['pending']} not yet tested, {record['skipped']} left out of a sample; "
+             f"{record['mutants']} mutants in all.  Score without the survivors explained as equivalent: "
+             f"{record['score_without_equivalent']}%."), "",
+             (f"Core: {', '.join('reference/' + name + '.py' for name in record['core'])}.  "
+             f"{record['seconds']:.0f} s with {record['jobs']} jobs; the unchanged suite takes "
+             f"{record['baseline_seconds']:.0f} s."), "", "## Survivors", ""]
+    if not record["survivors"]:
+        lines.append("None.")
+    for row in record["survivors"]:
+        lines += [f"### {row['module']}:{row['line']} {row['operator']}", "",
+                  f"`{row['source']}`: " + (f"equivalent: {row['equivalent']}" if row["equivalent"]
+                                            else "**not explained**"), "", "```diff", row["diff"].strip(), "```", ""]
+    return "\n".join(lines) + "\n"
