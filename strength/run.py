@@ -48,6 +48,8 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from mqspec.pytest_plugin import SelectionError, make_results_directory
+
 from .variants import AREAS, EQUIVALENT, VARIANTS, Variant, load_variant
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -111,13 +113,10 @@ def check_clauses(clauses: list[str]) -> None:
 def results_directory(path: str | None) -> Path:
     stamp = _dt.datetime.now(_dt.UTC).strftime("%Y%m%dT%H%M%SZ")
     results = Path(path) if path else Path.cwd() / "results" / f"strength-{stamp}"
-    probe = results / ".writable"
     try:
-        results.mkdir(parents=True, exist_ok=True)
-        probe.touch()
-        probe.unlink()
-    except OSError as error:
-        raise StrengthError(f"--results {results}: cannot write there ({error.strerror or error})") from None
+        make_results_directory(results)   # the same check and one-line message as a certify run's
+    except SelectionError as error:
+        raise StrengthError(str(error)) from None
     return results
 
 
