@@ -16,6 +16,16 @@ def mutant_key(module: str, operator: str, line: str, changed: str) -> str:
     return f"{module} | {operator} | {line} => {changed}"
 
 
+def line_key(module: str, line: str) -> str:
+    return f"{module} | {line}"
+
+
+def explanation(module: str, operator: str, line: str, changed: str) -> str:
+    """Why the mutant is equivalent to the reference, or "" if nobody has shown it."""
+    return EQUIVALENT_MUTANTS.get(mutant_key(module, operator, line, changed)) or \
+        EQUIVALENT_LINES.get(line_key(module, line), "")
+
+
 _ENTRIES = (
     ("reference/adm.py", "core/ReplaceBinaryOperator_Mul_Pow",
      "return INFINITE if self.quota == INFINITE else self.quota * 1024",
@@ -62,9 +72,6 @@ _ENTRIES = (
      "def transaction_prepare(self, transaction_identifier: bytes, single_phase: bool = True) -> int:",
      "def transaction_prepare(self, transaction_identifier: bytes, single_phase: bool = False) -> int:",
      "every caller passes single_phase (the adapter's prepare False, its commit True): the default is never used"),
-)
-
-_ENTRIES += (
     ("reference/position_list.py", "core/ReplaceComparisonOperator_Eq_LtE",
      "if peek and state == LOCKED and position.message_reference.allow_peek_when_locked:",
      "if peek and state <= LOCKED and position.message_reference.allow_peek_when_locked:",
@@ -88,7 +95,52 @@ _ENTRIES += (
      'if readings["D-55"] == "other-failure":', 'if readings["D-55"] is not "other-failure":',
      ("a dwAck out of range is answered with MQ_ERROR: the D-55 reading other-failure, which a conforming server "
      "may take (this is the only branch on D-55)")),
+    ("reference/arrival.py", "core/ReplaceComparisonOperator_Eq_Is",
+     'and readings["D-59"] == "refuse"):', 'and readings["D-59"] is "refuse"):',
+     ('a reading is the str object of the readings table, and CPython interns the identifier-like constant '
+     '"refuse" in both modules: == and is agree')),
+    ("reference/arrival.py", "core/NumberReplacer",
+     "if (result == 0 and message.positive_journaling_requested and not message.is_transactional",
+     "if (result == -1 and message.positive_journaling_requested and not message.is_transactional",
+     ("the condition also needs the D-26 reading on-delivery (next line); under the reference's reading "
+     "(on-removal) it is false either way")),
+    ("reference/cursor.py", "core/ReplaceComparisonOperator_Is_Eq",
+     "if found is cursor.position_list.end:", "if found == cursor.position_list.end:",
+     "MessagePosition defines no __eq__, so == is identity"),
+    ("reference/open_queue.py", "core/ReplaceComparisonOperator_Eq_Is",
+     "if status == HRESULT.MQ_OK and (child.queue_reference.is_journal",
+     "if status is HRESULT.MQ_OK and (child.queue_reference.is_journal",
+     "Open Queue returns the HRESULT members themselves, and an IntEnum member is a singleton: == and is agree"),
+    ("reference/open_queue.py", "core/ReplaceComparisonOperator_Eq_IsNot",
+     'return (HRESULT.MQ_ERROR_QUEUE_NOT_AVAILABLE if self.readings["D-32"] == "not-available"',
+     'return (HRESULT.MQ_ERROR_QUEUE_NOT_AVAILABLE if self.readings["D-32"] is not "not-available"',
+     ("the D-32 reading not-available, which a conforming server may take, and a branch no call through "
+     "MS-MQRR reaches (spec/decisions.md D-32: the suite's send opens the queue each time)")),
+    ("reference/queue_manager.py", "core/AddNot",
+     'if self.readings["D-14"] == "times-out":', 'if not self.readings["D-14"] == "times-out":',
+     ("the only branch on D-14: Close Cursor leaves the cursor's waiting reads to their timers, the D-14 reading "
+     "times-out that a conforming server may take")),
+    ("reference/transactions.py", "core/ReplaceBinaryOperator_Add_Pow",
+     ("transaction = Transaction(transaction_identifier, (self._transaction_ids - 1) % 0xFFFFF + 1)  "
+     "# MS-MQDMPR:3.1.7.1.8:01"),
+     ("transaction = Transaction(transaction_identifier, (self._transaction_ids - 1) % 0xFFFFF ** 1)  "
+     "# MS-MQDMPR:3.1.7.1.8:01"),
+     "the TransactionHeader ids become 0, 1, 2, ...: still 20-bit and distinct, all that MS-MQMQ:2.2.20.5:01 asks"),
+    ("reference/queue_manager.py", "core/NumberReplacer",
+     "value = self.random.getrandbits(32)", "value = self.random.getrandbits( 31)",
+     ("descriptor and cursor handles drawn from 31 bits are still nonzero, QM-unique and within the IDL's DWORD, "
+     "all that MS-MQDMPR:3.1.1.16:01 and 3.2.1.2:01 ask")),
 )
 
 EQUIVALENT_MUTANTS: dict[str, str] = {mutant_key(module, operator, line, changed): reason
                                       for module, operator, line, changed, reason in _ENTRIES}
+
+# Lines where every mutant is equivalent: code that never runs, or text Python never evaluates.
+EQUIVALENT_LINES: dict[str, str] = {
+    line_key("reference/adm.py", "return INFINITE if self.quota == INFINITE else self.quota * 1024"):
+        "Queue.quota_bytes() is called nowhere: Enqueue Message computes quota * 1024 itself",
+    line_key("reference/remote_read.py", "p_client_id: bytes | None, f_non_routing_server: int = 1, major: int = 6,"):
+        "the line's annotations are unevaluated strings (`from __future__ import annotations`), and its defaults "
+        "are never used: their only callers, the in-process Target's open_queue and open_queue_for_move, pass "
+        "every parameter",
+}

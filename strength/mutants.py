@@ -26,6 +26,7 @@ exits 1 if a survivor is not explained.
 
 from __future__ import annotations
 
+import ast
 import datetime as _dt
 import json
 import random
@@ -34,9 +35,10 @@ import subprocess
 import sys
 import threading
 import time
+from functools import cache
 from pathlib import Path
 
-from .equivalent_mutants import EQUIVALENT_MUTANTS, mutant_key
+from .equivalent_mutants import explanation
 from .run import ROOT, StrengthError, make_copy
 
 # The core of the reference: the queue manager's rules.  Left out: the SQLite store (sqlite_store.py) and the
@@ -184,13 +186,15 @@ def report(session: Path, source: Path, seconds: float, jobs: int, baseline_seco
         path = Path(mutation.module_path)
         module = str(path.relative_to(source)) if path.is_absolute() else str(path)
         line = _line(source / module if path.is_absolute() else ROOT / module, mutation.start_pos[0])
-        key = mutant_key(module, mutation.operator_name, line, _changed_line(result.diff))
+        changed = _changed_line(result.diff)
+        key = f"{module} | {mutation.operator_name} | {line} => {changed}"
         outcome = _outcome(result)
         timed_out = (result.output or "") == "timeout"
         rows.append({"job": item.job_id, "module": module, "line": mutation.start_pos[0], "source": line,
                      "operator": mutation.operator_name, "occurrence": mutation.occurrence,
                      "outcome": outcome, "timed_out": timed_out, "diff": result.diff or "",
-                     "key": key, "equivalent": EQUIVALENT_MUTANTS.get(key, "")})
+                     "key": key, "equivalent": (explanation(module, mutation.operator_name, line, changed)
+                                                 or _annotation(source / module, mutation.start_pos))})
     killed = sum(1 for row in rows if row["outcome"] == "killed")
     survived = [row for row in rows if row["outcome"] == "survived"]
     judged = killed + len(survived)
@@ -209,6 +213,38 @@ def report(session: Path, source: Path, seconds: float, jobs: int, baseline_seco
         "survivors": sorted(survived, key=lambda row: (row["module"], row["line"])),
         "results": sorted(rows, key=lambda row: (row["module"], row["line"], row["operator"])),
     }
+
+
+ANNOTATION = ("the change falls inside an annotation, which `from __future__ import annotations` keeps as a string "
+              "that nothing evaluates")
+
+
+@cache
+def _annotations(path: Path) -> tuple:
+    """The (start, end) positions of every annotation in a module that postpones their evaluation, else ()."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    postponed = any(isinstance(node, ast.ImportFrom) and node.module == "__future__"
+                    and any(alias.name == "annotations" for alias in node.names) for node in tree.body)
+    if not postponed:
+        return ()
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            arguments = node.args.posonlyargs + node.args.args + node.args.kwonlyargs + [node.args.vararg,
+                                                                                      node.args.kwarg]
+            found += [argument.annotation for argument in arguments if argument and argument.annotation]
+            found += [node.returns] if node.returns else []
+        elif isinstance(node, ast.AnnAssign):
+            found.append(node.annotation)
+    return tuple(((a.lineno, a.col_offset), (a.end_lineno, a.end_col_offset)) for a in found)
+
+
+def _annotation(path: Path, start: tuple[int, int]) -> str:
+    """ANNOTATION if the mutation starts inside an annotation of `path` (lines from 1, columns from 0)."""
+    if not path.is_file():
+        return ""
+    position = tuple(start)
+    return ANNOTATION if any(begin <= position < end for begin, end in _annotations(path)) else ""
 
 
 def _changed_line(diff: str | None) -> str:
