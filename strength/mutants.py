@@ -4,13 +4,18 @@ Theory of operation
 -------------------
 Cosmic Ray (an off-the-shelf mutation tool) finds every place where one of its operators
 changes the reference's core (CORE below) and records each change as a work item of a
-session (an SQLite file, readable with its own `cr-report`).  Cosmic Ray changes a module
-on disk, so the mutants are applied in private copies of the project under the results
-directory, never in the tree being edited: one copy per job, each a thread here that
-takes the next pending work item, makes that copy's file the mutant with Cosmic Ray's
-`mutate_and_test`, and runs the suite there:
+session (an SQLite file, readable with its own `cr-report`), described against a pristine
+copy of the project under the results directory, never the tree being edited.
 
-    python -m pytest features -x   (in the copy: the scenarios first, then the machines)
+The mutants are judged by the fork server (strength/mutant_server.py): one pytest process
+in that copy collects the suite (features/: the scenarios and the machines) once, learns
+under coverage which tests run each line, then forks a child per mutant that patches the
+mutated function in and runs only the tests that reach the changed lines, stopping at the
+first failure (killed by that test).  A change no patch can carry (module or class level)
+goes the slow way: Cosmic Ray's `mutate_and_test` changes the file in a private copy, one
+per job, and the whole suite runs there:
+
+    python -m pytest features -x   (in the copy)
 
 A mutant is killed when the suite fails (or runs past the time-out), survives when it
 passes.  Results go into the session as they come, so a run that is stopped resumes
@@ -20,13 +25,12 @@ where it was with the same --results.  --sample N tests N mutants drawn with a f
 A surviving mutant is a gap in the suite (add the scenario) or is equivalent to the
 reference; equivalent ones are explained in EQUIVALENT_MUTANTS (equivalent_mutants.py),
 keyed by module, operator and the changed line before and after the change, so the
-explanation follows the line when code above it moves.  The score is killed / (killed + survived); the run
-exits 1 if a survivor is not explained.
+explanation follows the line when code above it moves.  The score is killed / (killed +
+survived); the run exits 1 if a survivor is not explained.
 """
 
 from __future__ import annotations
 
-import ast
 import datetime as _dt
 import json
 import random
@@ -39,6 +43,7 @@ from functools import cache
 from pathlib import Path
 
 from .equivalent_mutants import explanation
+from .mutant_server import ANNOTATION, in_annotation
 from .run import ROOT, StrengthError, make_copy
 
 # The core of the reference: the queue manager's rules.  Left out: the SQLite store (sqlite_store.py) and the
@@ -71,7 +76,7 @@ def test_command(copy: Path, per_test_timeout: int) -> str:
 
 def run_mutants(results: Path, jobs: int, sample: int | None, seed: int = SEED, test_timeout: int | None = None,
                 progress=None) -> int:
-    init, mutate_and_test, WorkDB, use_db, WorkerOutcome, WorkResult = _cosmic_ray()
+    init, _, WorkDB, use_db, WorkerOutcome, WorkResult = _cosmic_ray()
     progress = progress or (lambda line: print(line, flush=True))
     per_test = test_timeout or 120
     where = results / "mutants"
@@ -85,6 +90,7 @@ def run_mutants(results: Path, jobs: int, sample: int | None, seed: int = SEED, 
             init([source / "reference" / f"{name}.py" for name in CORE], db, {})
     with use_db(str(session), WorkDB.Mode.open) as db:
         items = {item.job_id: item for item in db.work_items}
+        _merge(where / SERVER_OUT, db, WorkerOutcome, WorkResult)   # what an interrupted run already judged
         done = {job_id for job_id, _ in db.results}
         if sample is not None and fresh:
             if sample < 1:
@@ -95,18 +101,111 @@ def run_mutants(results: Path, jobs: int, sample: int | None, seed: int = SEED, 
             db.set_multiple_results([job for job in items if job not in chosen],
                                     WorkResult(worker_outcome=WorkerOutcome.SKIPPED))
             done = {job_id for job_id, _ in db.results}
-        pending = sorted(job for job in items if job not in done)
+        pending = sorted((job for job in items if job not in done), key=lambda job: _order(items[job].mutations[0],
+                                                                                             source))
     progress(f"mqspec: mutants: {len(items)} in the reference's core ({', '.join(CORE)}); "
              f"{len(pending)} to test, {jobs} at a time; session {session}")
-    copies = [make_copy(where / f"copy-{index}", source) for index in range(min(jobs, max(1, len(pending))))]
-    baseline_seconds = _baseline(copies[0], per_test)
-    timeout = max(300.0, 3 * baseline_seconds + 60)
-    progress(f"mqspec: mutants: the unchanged suite passes in {baseline_seconds:.0f} s; a mutant that runs "
-             f"{timeout:.0f} s counts as killed")
-    lock = threading.Lock()
-    queue = list(pending)
-    finished = [0]
     started = time.monotonic()
+    by_process = _serve(source, where, [items[job] for job in pending], jobs, per_test, progress) if pending else []
+    with use_db(str(session), WorkDB.Mode.open) as db:
+        _merge(where / SERVER_OUT, db, WorkerOutcome, WorkResult)
+    baseline_seconds = _baseline_seconds(where)
+    if by_process:
+        _in_copies(by_process, items, session, source, where, jobs, per_test, baseline_seconds, progress)
+    record = report(session, source, time.monotonic() - started, jobs, baseline_seconds)
+    (where / "mutants.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
+    (where / "mutants.md").write_text(markdown(record), encoding="utf-8")
+    for line in summary_lines(record):
+        progress("mqspec: " + line)
+    progress(f"mqspec: mutants: details in {where / 'mutants.md'} and {where / 'mutants.json'}")
+    return 1 if record["unexplained"] else 0
+
+
+SERVER_OUT = "server.jsonl"
+
+
+def _serve(source: Path, where: Path, pending: list, jobs: int, per_test: int, progress) -> list[str]:
+    """The fork server (strength/mutant_server.py) over the pending mutants in the pristine copy; the job ids it
+    answers "process" (a change it cannot patch in)."""
+    plan = [{"job": item.job_id, "module": str(mutation.module_path),
+             "relative": str(Path(mutation.module_path).relative_to(source)), "operator": mutation.operator_name,
+             "operator_args": dict(getattr(mutation, "operator_args", {}) or {}), "occurrence": mutation.occurrence,
+             "start": list(mutation.start_pos), "end": list(mutation.end_pos)}
+            for item in pending for mutation in item.mutations[:1]]
+    (where / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
+    command = [sys.executable, "-m", "pytest", "features", "-q", "-s", "-p", "no:cacheprovider",
+               "-p", "strength.pytest_fast", "-p", "strength.mutant_server",
+               "--mutant-plan", str(where / "plan.json"), "--mutant-out", str(where / SERVER_OUT),
+               "--mutant-jobs", str(jobs), "--results", str(where / "server-results"), "--run-id", "mutants",
+               f"--timeout={per_test}"]
+    process = subprocess.Popen(command, cwd=source, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    last = "no output"
+    for text in process.stdout:
+        text = text.rstrip("\n")
+        if text.startswith(("mqspec: mutants:", "  [")):
+            progress(text)
+        if text.strip():
+            last = text.strip()
+    if process.wait() not in (0, 5):
+        raise StrengthError(f"the mutants' test process failed: {last}")
+    answered = {}
+    for row in _rows(where / SERVER_OUT):
+        answered[row["job"]] = row["outcome"]
+    unanswered = [item.job_id for item in pending if item.job_id not in answered]
+    if unanswered:
+        raise StrengthError(f"the mutants' test process stopped with {len(unanswered)} mutants unanswered: {last}")
+    return [job for job, outcome in answered.items() if outcome == "process"]
+
+
+def _rows(path: Path) -> list[dict]:
+    if not path.is_file():
+        return []
+    rows = []
+    for text in path.read_text(encoding="utf-8").splitlines():
+        try:
+            rows.append(json.loads(text))
+        except json.JSONDecodeError:
+            continue   # a line cut short by a stopped run: that mutant is tested again
+    return rows
+
+
+def _merge(path: Path, db, WorkerOutcome, WorkResult) -> None:
+    """The fork server's verdicts into Cosmic Ray's session (the ones to run in a copy stay pending)."""
+    from cosmic_ray.work_item import TestOutcome
+    outcomes = {"killed": TestOutcome.KILLED, "survived": TestOutcome.SURVIVED,
+                "incompetent": TestOutcome.INCOMPETENT}
+    known = {job for job, _ in db.results}
+    for row in _rows(path):
+        if row["job"] in known or row["outcome"] == "process":
+            continue
+        if row["outcome"] == "no-test":
+            result = WorkResult(worker_outcome=WorkerOutcome.NO_TEST, output=row["output"], diff=row["diff"])
+        else:
+            result = WorkResult(worker_outcome=WorkerOutcome.NORMAL, test_outcome=outcomes[row["outcome"]],
+                                output=row["output"], diff=row["diff"])
+        db.set_result(row["job"], result)
+        known.add(row["job"])
+
+
+def _baseline_seconds(where: Path) -> float:
+    try:
+        return sum(json.loads((where / "baseline.json").read_text(encoding="utf-8"))["durations"])
+    except (OSError, ValueError, KeyError):
+        return 0.0
+
+
+def _in_copies(jobs_left: list[str], items: dict, session: Path, source: Path, where: Path, jobs: int,
+               per_test: int, baseline_seconds: float, progress) -> None:
+    """The slow way, for the changes a patch cannot carry: Cosmic Ray changes the file in a private copy and the
+    whole suite runs there, stopping at its first failure."""
+    _, mutate_and_test, WorkDB, use_db, _, WorkResult = _cosmic_ray()
+    progress(f"mqspec: mutants: {len(jobs_left)} changes at module or class level, each against the whole suite "
+             f"in a copy")
+    copies = [make_copy(where / f"copy-{index}", source) for index in range(min(jobs, len(jobs_left)))]
+    timeout = max(300.0, 3 * baseline_seconds + 60)
+    lock = threading.Lock()
+    queue = list(jobs_left)
+    finished = [0]
 
     def worker(copy: Path) -> None:
         command = test_command(copy, per_test)
@@ -127,31 +226,15 @@ def run_mutants(results: Path, jobs: int, sample: int | None, seed: int = SEED, 
                     db.set_result(job, result)
                 finished[0] += 1
                 mutation = item.mutations[0]
-                progress(f"  [{finished[0]}/{len(pending)}] {Path(mutation.module_path).name}:"
+                progress(f"  [{finished[0]}/{len(jobs_left)}] {Path(mutation.module_path).name}:"
                          f"{mutation.start_pos[0]} {mutation.operator_name}: "
-                         f"{_outcome(result)} ({seconds:.0f} s)")
+                         f"{_outcome(result)} ({seconds:.0f} s, in a copy)")
 
     threads = [threading.Thread(target=worker, args=(copy,), daemon=True) for copy in copies]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    record = report(session, source, time.monotonic() - started, jobs, baseline_seconds)
-    (where / "mutants.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
-    (where / "mutants.md").write_text(markdown(record), encoding="utf-8")
-    for line in summary_lines(record):
-        progress("mqspec: " + line)
-    progress(f"mqspec: mutants: details in {where / 'mutants.md'} and {where / 'mutants.json'}")
-    return 1 if record["unexplained"] else 0
-
-
-def _baseline(copy: Path, per_test: int) -> float:
-    begun = time.monotonic()
-    process = subprocess.run(shlex.split(test_command(copy, per_test)), capture_output=True, text=True, check=False)
-    if process.returncode != 0:
-        last = (process.stdout.strip().splitlines() or ["no output"])[-1]
-        raise StrengthError(f"the unchanged suite fails in the private copy, so no mutant can be judged: {last}")
-    return time.monotonic() - begun
 
 
 def _order(mutation, source: Path) -> tuple:
@@ -190,9 +273,11 @@ def report(session: Path, source: Path, seconds: float, jobs: int, baseline_seco
         key = f"{module} | {mutation.operator_name} | {line} => {changed}"
         outcome = _outcome(result)
         timed_out = (result.output or "") == "timeout"
+        killed_by = (result.output or "").removeprefix("killed by ") if outcome == "killed" else ""
         rows.append({"job": item.job_id, "module": module, "line": mutation.start_pos[0], "source": line,
                      "operator": mutation.operator_name, "occurrence": mutation.occurrence,
                      "outcome": outcome, "timed_out": timed_out, "diff": result.diff or "",
+                     "killed_by": killed_by if killed_by != (result.output or "") else "",
                      "key": key, "equivalent": (explanation(module, mutation.operator_name, line, changed)
                                                  or _annotation(source / module, mutation.start_pos))})
     killed = sum(1 for row in rows if row["outcome"] == "killed")
@@ -215,36 +300,14 @@ def report(session: Path, source: Path, seconds: float, jobs: int, baseline_seco
     }
 
 
-ANNOTATION = ("the change falls inside an annotation, which `from __future__ import annotations` keeps as a string "
-              "that nothing evaluates")
+def _annotation(path: Path, start: tuple[int, int]) -> str:
+    """ANNOTATION if the mutation starts inside an annotation of `path` that nothing evaluates."""
+    return ANNOTATION if path.is_file() and in_annotation(_text(path), tuple(start)) else ""
 
 
 @cache
-def _annotations(path: Path) -> tuple:
-    """The (start, end) positions of every annotation in a module that postpones their evaluation, else ()."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    postponed = any(isinstance(node, ast.ImportFrom) and node.module == "__future__"
-                    and any(alias.name == "annotations" for alias in node.names) for node in tree.body)
-    if not postponed:
-        return ()
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            arguments = node.args.posonlyargs + node.args.args + node.args.kwonlyargs + [node.args.vararg,
-                                                                                      node.args.kwarg]
-            found += [argument.annotation for argument in arguments if argument and argument.annotation]
-            found += [node.returns] if node.returns else []
-        elif isinstance(node, ast.AnnAssign):
-            found.append(node.annotation)
-    return tuple(((a.lineno, a.col_offset), (a.end_lineno, a.end_col_offset)) for a in found)
-
-
-def _annotation(path: Path, start: tuple[int, int]) -> str:
-    """ANNOTATION if the mutation starts inside an annotation of `path` (lines from 1, columns from 0)."""
-    if not path.is_file():
-        return ""
-    position = tuple(start)
-    return ANNOTATION if any(begin <= position < end for begin, end in _annotations(path)) else ""
+def _text(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
 
 
 def _changed_line(diff: str | None) -> str:

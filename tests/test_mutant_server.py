@@ -1,0 +1,146 @@
+"""strength/mutant_server.py: how a Cosmic Ray mutant becomes a patch of live functions, and which lines a test
+must run to meet it (the fork server of `mqspec strength --mutants`, issue 9)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+import textwrap
+
+import pytest
+
+from strength.mutant_server import (
+    _code_index,
+    _default_change,
+    _live_functions,
+    _patches,
+    _statement_lines,
+    in_annotation,
+)
+
+MODULE = textwrap.dedent('''\
+    from __future__ import annotations
+
+    LIMIT = 3
+
+
+    def twice(value: int | None, extra=1, *, scale: int = 2):
+        return value * scale + extra
+
+
+    class Counter:
+        start = 10
+
+        def bump(self, by):
+            return self.start + by
+
+        def picky(self, values):
+            return [v for v in values if v > LIMIT]
+
+        def later(self):
+            return lambda x: x - 1
+
+        def long_condition(self, a, b):
+            if (a > 1 and
+                    b > 2):
+                return "both"
+            return "not both"
+    ''')
+
+
+@pytest.fixture
+def module(tmp_path):
+    """MODULE imported from a file of its own, so its functions are live and found under tmp_path."""
+    path = tmp_path / "sample_mutated.py"
+    path.write_text(MODULE, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("sample_mutated", path)
+    loaded = importlib.util.module_from_spec(spec)
+    sys.modules["sample_mutated"] = loaded
+    spec.loader.exec_module(loaded)
+    yield loaded, path
+    del sys.modules["sample_mutated"]
+
+
+def patch(module, old: str, new: str):
+    _, path = module
+    mutated = MODULE.replace(old, new, 1)
+    assert mutated != MODULE
+    original = _code_index(compile(MODULE, str(path), "exec"))
+    changed = _code_index(compile(mutated, str(path), "exec"))
+    return _patches(original, changed, _live_functions(path.parent), str(path))
+
+
+def apply(patches):
+    for functions, code in patches:
+        for function in functions:
+            function.__code__ = code
+
+
+def test_a_change_in_a_function_body_patches_that_function_and_every_name_bound_to_it(module):
+    loaded, _ = module
+    bound_elsewhere = loaded.twice
+    patches = patch(module, "value * scale + extra", "value * scale - extra")
+    assert [functions[0].__name__ for functions, _ in patches] == ["twice"]
+    apply(patches)
+    assert loaded.twice(5) == 9 and bound_elsewhere(5) == 9
+
+
+def test_a_longer_operator_in_a_method_is_not_mistaken_for_a_change_of_the_class_body(module):
+    loaded, _ = module
+    patches = patch(module, "self.start + by", "self.start ** by")
+    assert [functions[0].__qualname__ for functions, _ in patches] == ["Counter.bump"]
+    apply(patches)
+    assert loaded.Counter().bump(2) == 100
+
+
+def test_a_change_inside_a_comprehension_or_a_lambda_patches_the_enclosing_method(module):
+    loaded, _ = module
+    apply(patch(module, "if v > LIMIT]", "if v >= LIMIT]"))
+    assert loaded.Counter().picky([2, 3, 4]) == [3, 4]
+    apply(patch(module, "lambda x: x - 1", "lambda x: x + 1"))
+    assert loaded.Counter().later()(1) == 2
+
+
+@pytest.mark.parametrize("old, new", [
+    ("LIMIT = 3", "LIMIT = 4"),                     # module level
+    ("start = 10", "start = 11"),                   # a class body
+    ("extra=1", "extra=2"),                         # a default, evaluated by the module's code
+])
+def test_a_change_no_patch_can_carry_is_left_to_a_copy(module, old, new):
+    assert patch(module, old, new) is None
+
+
+def test_lines_a_test_must_run_to_meet_the_change():
+    # a simple statement: all its lines; a compound statement: its header only, however the body runs
+    body, column = position("value * scale + extra")
+    assert _statement_lines(MODULE, [body, column], [body, column + 5]) == (body, body)
+    header = MODULE.splitlines().index("        if (a > 1 and") + 1
+    assert _statement_lines(MODULE, [header + 1, 20], [header + 1, 21]) == (header, header + 1)
+    assert _statement_lines(MODULE, [header, 15], [header, 16]) == (header, header)
+
+
+def position(text: str) -> tuple[int, int]:
+    for number, line in enumerate(MODULE.splitlines(), start=1):
+        if text in line:
+            return number, line.index(text)
+    raise AssertionError(text)
+
+
+@pytest.mark.parametrize("old, new, expected", [("extra=1", "extra=2", 2 * 5 + 2),
+                                                   ("scale: int = 2", "scale: int = 3", 3 * 5 + 1)])
+def test_a_literal_default_is_patched_into_the_live_function(module, old, new, expected):
+    loaded, path = module
+    line, column = position(old)
+    start = (line, column + len(old) - 1)   # the default's digit, where Cosmic Ray's change starts
+    changes, lines = _default_change(MODULE, MODULE.replace(old, new, 1), start, _live_functions(path.parent),
+                                     str(path))
+    for function, attribute, value in changes:
+        setattr(function, attribute, value)
+    assert loaded.twice(5) == expected
+    assert lines == (position("return value * scale")[0],) * 2   # the tests that call it: those that run its body
+
+
+def test_a_change_inside_a_postponed_annotation_is_recognised():
+    assert in_annotation(MODULE, position("int | None"))
+    assert not in_annotation(MODULE, position("value * scale + extra"))
+    assert not in_annotation(MODULE.replace("from __future__ import annotations", ""), position("int | None"))
