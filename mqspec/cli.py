@@ -67,7 +67,8 @@ def main(argv: list[str] | None = None) -> int:
                                              "record per target.  An input that cannot be used is named in one "
                                              "line and the others are still reported (exit status 1).")
     report.add_argument("results", nargs="+", metavar="RESULTS",
-                        help="a run's results directory, or a folder of them such as ./results")
+                        help="a run's results directory, or a folder of them such as ./results; a `mqspec "
+                             "strength` results directory adds the strength page")
     report.add_argument("--output", metavar="DIR",
                         help="where to write the report (default: <RESULTS>/report for one run, else ./mqspec-report)")
     report.add_argument("--master", default="local[*]", metavar="URL",
@@ -275,12 +276,14 @@ def _last_error(log: Path) -> str:
 
 def _report(args) -> int:
     from reports.errors import ReportError
+    from reports.inputs import strength_results
     from reports.pipeline import NothingToReport, make_report
     from reports.summary import summary_lines
     _check_spark(args.master)
     if args.output:
         output = Path(args.output)
-    elif len(args.results) == 1 and (Path(args.results[0]) / "run.json").is_file():
+    elif len(args.results) == 1 and ((Path(args.results[0]) / "run.json").is_file()
+                                     or strength_results(Path(args.results[0]))):
         output = Path(args.results[0]) / "report"
     else:
         output = Path.cwd() / "mqspec-report"
@@ -296,8 +299,8 @@ def _report(args) -> int:
     for problem in report.errors:
         print(f"mqspec: {problem}", file=sys.stderr)
     runs = len(report.model["runs"])
-    print(f"mqspec: {runs} run(s) reported" + (f", {len(report.errors)} input(s) left out or in part"
-                                               if report.errors else ""))
+    print(f"mqspec: {runs} run(s) reported" + (" with the suite's strength" if report.model["strength"] else "")
+          + (f", {len(report.errors)} input(s) left out or in part" if report.errors else ""))
     for line in summary_lines(report.model):
         print("  " + line)
     print(f"  report: {report.files['html']}")

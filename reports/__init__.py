@@ -15,6 +15,9 @@ turns any number of them into verdicts per clause x target x run:
     coverage.py  coverage by document, section and level; MUST clauses never exercised
     history.py   regressions and fixes against a baseline, flaky clauses, verdicts per run
     machines.py  stateful machines: rules and (state, rule) pairs exercised
+    strength_files.py  `mqspec strength` results (strength.json, mutants.json) -> staged rows, Parquet
+    strength.py  kill rate overall, by area and by section, the variant x clause table, survivors,
+                 the mutation score (a report of these alone, without a run, works too)
     pipeline.py  runs the stages in order, Parquet between them, with progress
     model.py     the bounded outputs read back into one JSON-able report model
     record.py    the certification record of one target, with its sha256

@@ -1,4 +1,4 @@
-"""Inline SVG charts: coverage by document and section, and verdicts across runs.
+"""Inline SVG charts: coverage by document and section, verdicts across runs, and kill rates (strength).
 
 Plain SVG strings, drawn here rather than by a script library, so the page needs
 no network and shows its charts even with scripts off.  Each bar segment carries
@@ -13,40 +13,48 @@ VERDICTS = ("passed", "failed", "not run", "waived", "untestable")
 COLORS = {"passed": "#2e7d32", "failed": "#c62828", "not run": "#9e9e9e", "waived": "#f9a825",
           "untestable": "#90a4ae"}
 KEYS = {"passed": "passed", "failed": "failed", "not run": "not_run", "waived": "waived", "untestable": "untestable"}
+# the outcomes of a strength run's variants (strength.py): the same bars, other series
+STRENGTH = ("killed", "survived", "error")
+STRENGTH_COLORS = {"killed": "#2e7d32", "survived": "#c62828", "error": "#9e9e9e"}
+STRENGTH_KEYS = {"killed": "killed", "survived": "survived", "error": "errors"}
 
 
-def legend() -> str:
+def legend(series: tuple[str, ...] = VERDICTS, colors: dict = COLORS) -> str:
     items = "".join(f'<span class="key"><svg width="10" height="10" aria-hidden="true"><rect width="10" height="10" '
-                    f'fill="{COLORS[v]}"/></svg> {v}</span>' for v in VERDICTS)
+                    f'fill="{colors[v]}"/></svg> {v}</span>' for v in series)
     return f'<div class="legend">{items}</div>'
 
 
 def horizontal_bars(rows: list[tuple[str, str, dict]], *, label_width: int = 230, width: int = 760,
-                    bar: int = 13) -> str:
-    """rows: (label, tooltip, {verdict column: count}); one stacked bar per row, scaled to the largest total."""
+                    bar: int = 13, series: tuple[str, ...] = VERDICTS, colors: dict = COLORS, keys: dict = KEYS,
+                    counted: tuple[str, ...] = ("passed", "failed")) -> str:
+    """rows: (label, tooltip, {series column: count}); one stacked bar per row, scaled to the largest total.
+
+    `series` (with their `colors` and column `keys`) default to the verdicts; the figure after a bar is the sum of
+    the `counted` columns over the total (clauses exercised, or variants killed)."""
     if not rows:
         return ""
-    top = max(sum(counts.get(KEYS[v], 0) for v in VERDICTS) for _, _, counts in rows) or 1
+    top = max(sum(counts.get(keys[v], 0) for v in series) for _, _, counts in rows) or 1
     span = width - label_width - 60
     height = len(rows) * (bar + 3) + 4
     parts = [f'<svg class="chart" role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
              'xmlns="http://www.w3.org/2000/svg">']
     for index, (label, tooltip, counts) in enumerate(rows):
         y = 2 + index * (bar + 3)
-        total = sum(counts.get(KEYS[v], 0) for v in VERDICTS)
+        total = sum(counts.get(keys[v], 0) for v in series)
         parts.append(f'<text x="{label_width - 6}" y="{y + bar - 3}" text-anchor="end">{escape(label[:38])}'
                      f'<title>{escape(tooltip)}</title></text>')
         x = float(label_width)
-        for verdict in VERDICTS:
-            n = counts.get(KEYS[verdict], 0)
+        for verdict in series:
+            n = counts.get(keys[verdict], 0)
             if not n:
                 continue
             w = span * n / top
             parts.append(f'<rect x="{x:.1f}" y="{y}" width="{max(w, 0.8):.1f}" height="{bar}" '
-                         f'fill="{COLORS[verdict]}"><title>{escape(label)}: {n} {verdict} of {total} '
+                         f'fill="{colors[verdict]}"><title>{escape(label)}: {n} {verdict} of {total} '
                          f'({100 * n / total:.0f}%)</title></rect>')
             x += w
-        exercised = counts.get("passed", 0) + counts.get("failed", 0)
+        exercised = sum(counts.get(key, 0) for key in counted)
         parts.append(f'<text x="{x + 4:.1f}" y="{y + bar - 3}">{exercised}/{total}</text>')
     parts.append("</svg>")
     return "".join(parts)

@@ -8,6 +8,10 @@ naming its file, when the record is cut short or not JSON, lacks what every
 record has, repeats a run id already seen, or was made by another suite version
 (unless the caller accepts any).  junit.xml must be there; cucumber.json and
 machines.ndjson are read when present.
+
+A directory holding strength.json or mutants/mutants.json (what `mqspec strength`
+writes) is a strength input rather than a run, given itself or one level down in a
+folder; `find_strength` lists them and strength.py reads them.
 """
 
 from __future__ import annotations
@@ -19,6 +23,39 @@ from pathlib import Path
 from .errors import InputError
 
 RESULT_FILES = ("run.json", "junit.xml", "cucumber.json", "machines.ndjson")
+MUTANTS_FILES = ("mutants/mutants.json", "mutants.json")   # a strength results directory, or its mutants/ folder
+
+
+@dataclass(frozen=True)
+class StrengthResults:
+    """A results directory of `mqspec strength`: its strength.json and mutants.json, each when present."""
+    directory: Path
+    strength: Path | None
+    mutants: Path | None
+
+
+def strength_results(directory: Path) -> StrengthResults | None:
+    """The strength results in `directory`, or None when it holds neither file."""
+    strength = directory / "strength.json"
+    mutants = next((directory / name for name in MUTANTS_FILES if (directory / name).is_file()), None)
+    if not strength.is_file() and mutants is None:
+        return None
+    return StrengthResults(directory, strength if strength.is_file() else None, mutants)
+
+
+def find_strength(arguments: list[str | Path]) -> list[StrengthResults]:
+    """The strength results among the arguments, given themselves or one level down (a path that is no
+    directory is named by find_runs)."""
+    found: dict[Path, StrengthResults] = {}
+    for argument in map(Path, arguments):
+        if not argument.is_dir():
+            continue
+        here = strength_results(argument)
+        candidates = [here] if here else [strength_results(child) for child in sorted(argument.iterdir())
+                                          if child.is_dir() and not any((child / n).exists() for n in RESULT_FILES)]
+        for results in filter(None, candidates):
+            found.setdefault(results.directory.resolve(), results)
+    return list(found.values())
 
 
 @dataclass(frozen=True)
@@ -69,11 +106,13 @@ def _run_directories(path: Path, errors: list[InputError]) -> list[Path]:
         return []
     if any((path / name).exists() for name in RESULT_FILES):
         return [path]
+    if strength_results(path):   # `mqspec strength`'s results, not a run: find_strength lists them
+        return []
     children = sorted(child for child in path.iterdir()
                       if child.is_dir() and any((child / name).exists() for name in RESULT_FILES))
-    if not children:
-        errors.append(InputError(path, "empty directory: no run.json, junit.xml or cucumber.json here or one "
-                                       "level down"))
+    if not children and not any(strength_results(child) for child in path.iterdir() if child.is_dir()):
+        errors.append(InputError(path, "empty directory: no run.json, junit.xml, cucumber.json or strength.json "
+                                       "here or one level down"))
     return children
 
 

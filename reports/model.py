@@ -15,6 +15,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from pyspark.sql import SparkSession, functions as F
 
+from .strength import strength_model
 from .verdicts import scenario_verdicts
 
 FORMAT = "mqspec report 1"
@@ -100,6 +101,7 @@ def build_model(spark: SparkSession, paths: dict[str, str], errors, *, master: s
         "flaky": got["flaky"],
         "history": got["history"],
         "machines": {"rules": got["rules"], "pairs": got["pairs"]},
+        "strength": strength_model(spark, paths),   # None without a strength input
     }
 
 

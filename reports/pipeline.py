@@ -10,6 +10,8 @@ coverage.py, history.py, machines.py); its output is written as Parquet under
 <output>/tables/<name> and read back by the stages after it, so nothing is
 recomputed and the job is the same on one machine and on a cluster.  The
 bounded outputs are then read back into the report model (model.py) and rendered.
+Results of `mqspec strength` among the inputs go the same way through strength.py
+(its tables and its STAGES, one wave more); they alone, without a run, make a report.
 
 `compute` is the part after ingest: the benchmark feeds it synthetic tables.
 """
@@ -26,11 +28,11 @@ from pyspark.sql import DataFrame, SparkSession, functions as F
 
 from mqspec.catalogue import CatalogueError, load_catalogue
 
-from . import ingest, suite
+from . import ingest, strength, suite
 from .coverage import coverage, never_exercised
 from .errors import InputError, ReportError
 from .history import changes, flaky, verdict_history
-from .inputs import find_runs
+from .inputs import find_runs, find_strength
 from .machines import machine_pairs, machine_rules
 from .progress import Progress
 from .session import start_session
@@ -109,13 +111,14 @@ def compute(spark: SparkSession, tables: dict[str, str], directory: Path, progre
         return spark.read.parquet(paths[name])
 
     def run(name: str) -> str:
-        path = ingest.write(STAGES[name](table, options), directory / name)
+        path = ingest.write({**STAGES, **strength.STAGES}[name](table, options), directory / name)
         if progress:
             progress.advance(name)
         return path
 
     with ThreadPoolExecutor(WORKERS, thread_name_prefix="stage") as pool:
-        for wave in WAVES:
+        # strength results, when ingested, are one wave more: its stages read only ingested tables
+        for wave in WAVES + ((tuple(strength.STAGES),) if strength.TABLES[0] in paths else ()):
             paths.update(zip(wave, pool.map(run, wave)))
     return paths
 
@@ -138,7 +141,8 @@ def make_report(inputs: list, output: Path, *, master: str = "local[*]", spark: 
         raise ReportError(f"clause catalogue: {error}") from None
     version = None if any_suite_version else (suite_version or suite.current_suite_version())
     runs, errors = find_runs(inputs, version)
-    if not runs:
+    strength_inputs = find_strength(inputs)   # `mqspec strength` results: a report of them alone is a report too
+    if not runs and not strength_inputs:
         raise NothingToReport(errors)
     if baseline_run and baseline_run not in {run.run_id for run in runs}:
         raise ReportError(f"--baseline {baseline_run}: no such run among the inputs")
@@ -151,7 +155,8 @@ def make_report(inputs: list, output: Path, *, master: str = "local[*]", spark: 
                                                           size // BYTES_PER_RESULT),
                                                       quick_jvm=size < QUICK_JVM_BYTES)
     try:
-        progress = Progress("report", len(runs) + 4 + len(STAGES), progress_stream, quiet=quiet)
+        progress = Progress("report", len(runs) + 4 + len(STAGES)
+                            + (1 + len(strength.STAGES) if strength_inputs else 0), progress_stream, quiet=quiet)
         staging = ingest.Staging(output / "staging")
         try:
             runs, problems = ingest.stage_runs(staging, runs, catalogue.clauses, progress)
@@ -163,7 +168,9 @@ def make_report(inputs: list, output: Path, *, master: str = "local[*]", spark: 
             staging.add("suite_scenarios", scenarios)
         finally:
             staging.close()
-        if not runs:
+        strength_read, problems = strength.stage(staging.directory / "strength", strength_inputs)
+        errors += problems
+        if not runs and not strength_read:
             raise NothingToReport(errors)
         progress.advance("staged")
         tables = ingest.load_staged(spark, staging, output / "tables")
@@ -171,6 +178,9 @@ def make_report(inputs: list, output: Path, *, master: str = "local[*]", spark: 
         tables["machine_steps"], problems = ingest.load_machines(spark, staging, output / "tables")
         errors += problems
         progress.advance("machine steps")
+        if strength_read:
+            tables.update(strength.load(spark, staging.directory / "strength", output / "tables"))
+            progress.advance("strength")
         shutil.rmtree(staging.directory)
         timings["ingest"] = time.monotonic() - begin - timings.get("spark_start", 0.0)
         mark = time.monotonic()

@@ -2,7 +2,8 @@
 
 Per target: the verdict and the clause counts; then the failing clauses with the
 first line of their failure, regressions and fixes against the baseline, MUST
-clauses never exercised, flaky clauses and the inputs left out, each list cut
+clauses never exercised, flaky clauses, the suite's strength (kill rate by area,
+survivors, mutation score) when given, and the inputs left out, each list cut
 at LIMIT lines with the number left out said.
 """
 
@@ -31,7 +32,7 @@ def render_markdown(model: dict) -> str:
     out.append(f"Suite version `{', '.join(model['suite_versions'])}`, {len(model['runs'])} run(s) read, "
                f"report made {model['generated']}.")
     out += ["", "| target | run | verdict | " + " | ".join(VERDICTS) + " |",
-            "|---|---|---|" + "---:|" * len(VERDICTS)]
+            "|---|---|---|" + "---:|" * len(VERDICTS)] if model["targets"] else []   # none: strength results alone
     for target in model["targets"]:
         counts = model["counts"][target]
         verdict = "conformant" if counts["failed"] == 0 else "**NOT conformant**"
@@ -52,5 +53,38 @@ def render_markdown(model: dict) -> str:
         f"{_cell('; '.join(c['reasons']) or ', '.join(c['verdicts']))}" for c in model["never_exercised"]])
     out += _listing("Flaky clauses", [f"- `{c['clause_id']}` on `{_cell(c['target'])}` (suite {c['suite_version']}): "
                                       f"{c['passed']} passed, {c['failed']} failed" for c in model["flaky"]])
+    out += _strength(model.get("strength"))
     out += _listing("Inputs left out", [f"- {_cell(error)}" for error in model["errors"]])
     return "\n".join(out).rstrip() + "\n"
+
+
+def _percent(value) -> str:
+    return "-" if value is None else f"{value}%"
+
+
+def _strength(strength: dict | None) -> list[str]:
+    """Kill rate overall and by area, the survivors; the mutation score and its unexplained survivors."""
+    if not strength:
+        return []
+    out = ["### Suite strength", ""]
+    overall = strength["kill_rate"]["overall"]
+    if overall:
+        out += [(f"Kill rate: **{overall['killed']} of {overall['variants']} variants "
+                 f"({_percent(overall['rate'])})**, {overall['survived']} survived, {overall['errors']} did not "
+                 f"complete (run started {strength['run']['started']})."),
+                "", "| area | variants | killed | kill rate |", "|---|---:|---:|---:|"]
+        out += [f"| {_cell(row['key'])} | {row['variants']} | {row['killed']} | {_percent(row['rate'])} |"
+                for row in strength["kill_rate"]["by_area"]]
+        out.append("")
+        out += _listing("Surviving variants", [f"- `{row['name']}` ({row['clause']}): {_cell(row['text'])}"
+                                               for row in strength["variants"] if row["status"] == "survived"]) \
+            or ["No variant survives.", ""]
+    mutants = strength["mutants"]
+    if mutants:
+        out += [(f"Mutation score: **{_percent(mutants['score'])}** ({mutants['killed']} killed, "
+                 f"{mutants['survived']} survived of {mutants['tested']} tested, {mutants['pending']} pending; "
+                 f"{mutants['equivalent']} survivors explained as equivalent)."), ""]
+        out += _listing("Unexplained surviving mutants", [
+            f"- `{row['module']}:{row['line']}` {row['operator']}: `{_cell(row['source_line'])}`"
+            for row in mutants["survivors"] if not row["equivalent"]])
+    return out

@@ -56,3 +56,24 @@ MACHINE_STEPS = _schema(("run_id", S), ("target", S), ("example", S), ("machine"
 STAGED = {"runs": RUNS, "results": RESULTS, "properties": PROPERTIES, "scenario_runs": SCENARIO_RUNS,
           "steps": STEPS, "clauses": CLAUSES, "decisions": DECISIONS, "suite_scenarios": SUITE_SCENARIOS,
           "machine_files": MACHINE_FILES}
+
+# `mqspec strength` results (strength.py): staged only when a strength input is given; `source` is its directory
+STRENGTH_RUNS = _schema(("source", S), ("file", S), ("started", S), ("seconds", D), ("jobs", I), ("quick", B),
+                        ("suite", S), ("clauses", STRINGS), ("control_status", S), ("control_tests", I),
+                        ("control_seconds", D), ("control_failures", I))
+STRENGTH_VARIANTS = _schema(("source", S), ("position", I), ("name", S), ("clause", S), ("area", S), ("text", S),
+                            ("section", S), ("status", S), ("seconds", D), ("tests", I), ("ignored_failures", I),
+                            ("error", S))
+STRENGTH_FAILURES = _schema(("source", S), ("variant", S), ("test", S), ("kind", S), ("clauses", STRINGS))
+STRENGTH_EQUIVALENT = _schema(("source", S), ("name", S), ("reason", S))
+MUTANT_RUNS = _schema(("source", S), ("file", S), ("finished", S), ("seconds", D), ("jobs", I), ("tool", S),
+                      ("mutants", I), ("tested", I), ("skipped", I), ("pending", I), ("killed", I), ("survived", I),
+                      ("timed_out", I), ("score", D))
+MUTANT_RESULTS = _schema(("source", S), ("module", S), ("line", I), ("operator", S), ("outcome", S),
+                         ("killed_by", S))
+MUTANT_SURVIVORS = _schema(("source", S), ("module", S), ("line", I), ("source_line", S), ("operator", S),
+                           ("equivalent", S), ("diff", S))
+
+STRENGTH = {"strength_runs": STRENGTH_RUNS, "strength_variants": STRENGTH_VARIANTS,
+            "strength_failures": STRENGTH_FAILURES, "strength_equivalent": STRENGTH_EQUIVALENT,
+            "mutant_runs": MUTANT_RUNS, "mutant_results": MUTANT_RESULTS, "mutant_survivors": MUTANT_SURVIVORS}

@@ -3,6 +3,7 @@
 Per target: the clauses passed, failed, not run and waived (untestable apart),
 then each failing clause with the first line of its failure, cut at LIMIT with
 the number left out said, and where the report and the full tracebacks are.
+With strength results: the kill rate and the survivors, the mutation score.
 """
 
 from __future__ import annotations
@@ -29,4 +30,27 @@ def summary_lines(model: dict) -> list[str]:
         lines.append(f"{len(regressions)} regression(s) against the run before: "
                      + ", ".join(f"{c['clause_id']} on {c['target']}" for c in regressions[:10])
                      + (" ..." if len(regressions) > 10 else ""))
+    return lines + strength_lines(model.get("strength"))
+
+
+def strength_lines(strength: dict | None) -> list[str]:
+    """The kill rate and each surviving variant; the mutation score and each unexplained surviving mutant."""
+    if not strength:
+        return []
+    lines = []
+    overall = strength["kill_rate"]["overall"]
+    if overall:
+        lines.append(f"strength: kill rate {overall['killed']}/{overall['variants']} variants "
+                     f"({'-' if overall['rate'] is None else str(overall['rate']) + '%'}), "
+                     f"{overall['survived']} survived, {overall['errors']} did not complete")
+        lines += [f"  SURVIVED {row['name']} ({row['clause']}): {row['text']}"
+                  for row in strength["variants"] if row["status"] == "survived"][:LIMIT]
+    mutants = strength["mutants"]
+    if mutants:
+        unexplained = [row for row in mutants["survivors"] if not row["equivalent"]]
+        lines.append(f"mutants: score {'-' if mutants['score'] is None else str(mutants['score']) + '%'} "
+                     f"({mutants['killed']} killed, {mutants['survived']} survived of {mutants['tested']} tested), "
+                     f"{len(unexplained)} survivor(s) not explained")
+        lines += [f"  SURVIVED {row['module']}:{row['line']} {row['operator']}: {row['source_line']}"
+                  for row in unexplained][:LIMIT]
     return lines

@@ -112,7 +112,9 @@ def test_the_renderings(made):
     html = report.files["html"].read_text()
     assert "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "") and "https://" not in html
     assert "<script src" not in html and "<link" not in html
-    assert html.count('<section class="page"') == len(PAGES) and html.count("data-page=") == len(PAGES)
+    shown = [page for page in PAGES if page.id != "strength"]   # no `mqspec strength` results among the inputs
+    assert html.count('<section class="page"') == len(shown) and html.count("data-page=") == len(shown)
+    assert report.model["strength"] is None and 'id="strength"' not in html
     extended = render_html(report.model, [*PAGES, Page("extra", "Extra", lambda model: '<p id="x">more</p>'),
                                           Page("empty", "Empty", lambda model: "")])
     assert '<a href="#extra" data-page="extra">Extra</a>' in extended and '<p id="x">more</p>' in extended

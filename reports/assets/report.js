@@ -136,10 +136,21 @@
   var pages = Array.prototype.slice.call(document.querySelectorAll("section.page"));
   var links = Array.prototype.slice.call(document.querySelectorAll("#pages a"));
   function showPage() {
-    var wanted = location.hash.slice(1);
+    var wanted = decodeURIComponent(location.hash.slice(1));
+    // #clause=ID (the strength page's links): the matrix, filtered to that clause, its drill-down open
+    var clause = wanted.indexOf("clause=") === 0 ? wanted.slice(7) : null;
+    if (clause !== null) { wanted = "clauses"; }
     var current = pages.some(function (page) { return page.id === wanted; }) ? wanted : pages[0].id;
     pages.forEach(function (page) { page.hidden = page.id !== current; });
     links.forEach(function (link) { link.classList.toggle("current", link.getAttribute("data-page") === current); });
+    var entry = clause === null ? null : rows.filter(function (e) { return e.clause.clause_id === clause; })[0];
+    if (entry) {
+      textFilter.value = clause;
+      applyFilters();
+      var next = entry.row.nextElementSibling;
+      if (!(next && next.classList.contains("detail"))) { toggle(entry.row, entry.clause); }
+      entry.row.scrollIntoView();
+    }
   }
   window.addEventListener("hashchange", showPage);
   showPage();
