@@ -16,6 +16,31 @@ from adapters import TargetError, connect
 from steps.world import World
 
 
+def pytest_configure(config):
+    _remember_step_lookups()
+
+
+def _remember_step_lookups() -> None:
+    """pytest-bdd finds a step's definition by trying every fixture of the session against the step's text, for
+    every step of every scenario: 70% of a scenario's time here (measured with cProfile).  Every step definition is
+    registered by the end of the collection and which ones a test sees depends only on its module, so each
+    (module, step type, step text) is looked up once.  Without the function (another pytest-bdd), nothing changes."""
+    import pytest_bdd.scenario as scenario
+    find = getattr(scenario, "find_fixturedefs_for_step", None)
+    if find is None or getattr(find, "remembers", False):
+        return
+    found: dict[tuple, list] = {}
+
+    def remembering(step, fixturemanager, node):
+        key = (id(fixturemanager), node.nodeid.split("::")[0], step.type, step.name)
+        if key not in found:
+            found[key] = list(find(step=step, fixturemanager=fixturemanager, node=node))
+        return found[key]
+
+    remembering.remembers = True
+    scenario.find_fixturedefs_for_step = remembering
+
+
 def pytest_generate_tests(metafunc):
     if "target_url" in metafunc.fixturenames:
         urls = metafunc.config.getoption("target") or ["reference"]

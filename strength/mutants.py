@@ -105,7 +105,8 @@ def run_mutants(results: Path, jobs: int, sample: int | None, seed: int = SEED, 
             if sample < 1:
                 raise StrengthError(f"--sample {sample}: needs at least 1")
             # drawn from the mutants in source order (job ids are random), so a seed names the same sample
-            ordered = sorted(items, key=lambda job: _order(items[job].mutations[0], source))
+            ordered = sorted((job for job in items if job not in done), key=lambda job: _order(items[job].mutations[0],
+                                                                                                source))
             chosen = set(random.Random(seed).sample(ordered, min(sample, len(items))))
             db.set_multiple_results([job for job in items if job not in chosen],
                                     WorkResult(worker_outcome=WorkerOutcome.SKIPPED))
