@@ -7,6 +7,7 @@ earlier one left in the machine-wide queues (journal, dead-letter) or the store.
 
 from __future__ import annotations
 
+import importlib
 import os
 import re
 
@@ -25,7 +26,7 @@ def _remember_step_lookups() -> None:
     every step of every scenario: 70% of a scenario's time here (measured with cProfile).  Every step definition is
     registered by the end of the collection and which ones a test sees depends only on its module, so each
     (module, step type, step text) is looked up once.  Without the function (another pytest-bdd), nothing changes."""
-    import pytest_bdd.scenario as scenario
+    scenario = importlib.import_module("pytest_bdd.scenario")   # the package's `scenario` is a function
     find = getattr(scenario, "find_fixturedefs_for_step", None)
     if find is None or getattr(find, "remembers", False):
         return
