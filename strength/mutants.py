@@ -35,6 +35,7 @@ import datetime as _dt
 import json
 import random
 import shlex
+import shutil
 import subprocess
 import sys
 import threading
@@ -44,7 +45,7 @@ from pathlib import Path
 
 from .equivalent_mutants import explanation
 from .mutant_server import ANNOTATION, in_annotation
-from .run import ROOT, StrengthError, make_copy
+from .run import COPIED, COPIED_FILES, ROOT, StrengthError, make_copy
 
 # The core of the reference: the queue manager's rules.  Left out: the SQLite store (sqlite_store.py) and the
 # persistence log (persistence.py) whose effects only a restart shows, clock.py, the enumerations, the readings
@@ -83,7 +84,7 @@ def test_command(copy: Path, per_test_timeout: int) -> str:
 
 
 def run_mutants(results: Path, jobs: int, sample: int | None, seed: int = SEED, test_timeout: int | None = None,
-                progress=None) -> int:
+                progress=None, survivors: bool = False) -> int:
     init, _, WorkDB, use_db, WorkerOutcome, WorkResult = _cosmic_ray()
     progress = progress or (lambda line: print(line, flush=True))
     per_test = test_timeout or 120
@@ -92,6 +93,9 @@ def run_mutants(results: Path, jobs: int, sample: int | None, seed: int = SEED, 
     session = where / "session.sqlite"
     source = where / "source"
     fresh = not session.is_file()
+    if survivors and fresh:
+        raise StrengthError(f"--survivors: {results} holds no earlier mutants run (no {session})")
+    out = where / (RETEST_OUT if survivors else SERVER_OUT)
     if fresh:
         make_copy(source)   # the pristine copy the work items are described against
         with use_db(str(session)) as db:
@@ -99,8 +103,13 @@ def run_mutants(results: Path, jobs: int, sample: int | None, seed: int = SEED, 
     with use_db(str(session), WorkDB.Mode.open) as db:
         items = {item.job_id: item for item in db.work_items}
         _merge(where / SERVER_OUT, db, WorkerOutcome, WorkResult)   # what an interrupted run already judged
+        _merge(where / RETEST_OUT, db, WorkerOutcome, WorkResult, again=True)
         _leave_out(db, WorkerOutcome, WorkResult)
         done = {job_id for job_id, _ in db.results}
+        if survivors:   # judged again against the suite as it is now; the reference stays the one they were made of
+            _refresh_suite(source)
+            out.unlink(missing_ok=True)
+            done -= {job for job, result in db.results if _outcome(result) == "survived"}
         if sample is not None and fresh:
             if sample < 1:
                 raise StrengthError(f"--sample {sample}: needs at least 1")
@@ -116,9 +125,10 @@ def run_mutants(results: Path, jobs: int, sample: int | None, seed: int = SEED, 
     progress(f"mqspec: mutants: {len(items)} in the reference's core ({', '.join(CORE)}); "
              f"{len(pending)} to test, {jobs} at a time; session {session}")
     started = time.monotonic()
-    by_process = _serve(source, where, [items[job] for job in pending], jobs, per_test, progress) if pending else []
+    by_process = _serve(source, where, [items[job] for job in pending], jobs, per_test, progress, out) if pending \
+        else []
     with use_db(str(session), WorkDB.Mode.open) as db:
-        _merge(where / SERVER_OUT, db, WorkerOutcome, WorkResult)
+        _merge(out, db, WorkerOutcome, WorkResult, again=survivors)
     baseline_seconds = _baseline_seconds(where)
     if by_process:
         _in_copies(by_process, items, session, source, where, jobs, per_test, baseline_seconds, progress)
@@ -132,9 +142,10 @@ def run_mutants(results: Path, jobs: int, sample: int | None, seed: int = SEED, 
 
 
 SERVER_OUT = "server.jsonl"
+RETEST_OUT = "survivors.jsonl"   # --survivors: verdicts that replace the earlier ones
 
 
-def _serve(source: Path, where: Path, pending: list, jobs: int, per_test: int, progress) -> list[str]:
+def _serve(source: Path, where: Path, pending: list, jobs: int, per_test: int, progress, out: Path) -> list[str]:
     """The fork server (strength/mutant_server.py) over the pending mutants in the pristine copy; the job ids it
     answers "process" (a change it cannot patch in)."""
     plan = [{"job": item.job_id, "module": str(mutation.module_path),
@@ -145,7 +156,7 @@ def _serve(source: Path, where: Path, pending: list, jobs: int, per_test: int, p
     (where / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
     command = [sys.executable, "-m", "pytest", "features", "-q", "-s", "-p", "no:cacheprovider",
                "-p", "strength.pytest_fast", "-p", "strength.mutant_server",
-               "--mutant-plan", str(where / "plan.json"), "--mutant-out", str(where / SERVER_OUT),
+               "--mutant-plan", str(where / "plan.json"), "--mutant-out", str(out),
                "--mutant-jobs", str(jobs), "--results", str(where / "server-results"), "--run-id", "mutants",
                f"--timeout={per_test}"]
     process = subprocess.Popen(command, cwd=source, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -159,7 +170,7 @@ def _serve(source: Path, where: Path, pending: list, jobs: int, per_test: int, p
     if process.wait() not in (0, 5):
         raise StrengthError(f"the mutants' test process failed: {last}")
     answered = {}
-    for row in _rows(where / SERVER_OUT):
+    for row in _rows(out):
         answered[row["job"]] = row["outcome"]
     unanswered = [item.job_id for item in pending if item.job_id not in answered]
     if unanswered:
@@ -179,14 +190,26 @@ def _rows(path: Path) -> list[dict]:
     return rows
 
 
-def _merge(path: Path, db, WorkerOutcome, WorkResult) -> None:
-    """The fork server's verdicts into Cosmic Ray's session (the ones to run in a copy stay pending)."""
+def _refresh_suite(source: Path) -> None:
+    """The suite of the pristine copy replaced by the suite of the tree (every part but reference/, which the
+    mutants are made of)."""
+    for name in COPIED:
+        if name != "reference":
+            shutil.rmtree(source / name, ignore_errors=True)
+            shutil.copytree(ROOT / name, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    for name in COPIED_FILES:
+        shutil.copy2(ROOT / name, source / name)
+
+
+def _merge(path: Path, db, WorkerOutcome, WorkResult, again: bool = False) -> None:
+    """The fork server's verdicts into Cosmic Ray's session (the ones to run in a copy stay pending); `again`:
+    they replace earlier verdicts (--survivors)."""
     from cosmic_ray.work_item import TestOutcome
     outcomes = {"killed": TestOutcome.KILLED, "survived": TestOutcome.SURVIVED,
                 "incompetent": TestOutcome.INCOMPETENT}
     known = {job for job, _ in db.results}
     for row in _rows(path):
-        if row["job"] in known or row["outcome"] == "process":
+        if (row["job"] in known and not again) or row["outcome"] == "process":
             continue
         if row["outcome"] == "no-test":
             result = WorkResult(worker_outcome=WorkerOutcome.NO_TEST, output=row["output"], diff=row["diff"])

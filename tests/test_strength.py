@@ -192,7 +192,9 @@ def test_strength_names_a_survivor_and_exits_1(tmp_path, capsys):
     (["--variant", "lookup-last-from-front"], "removed as equivalent"),
     (["--jobs", "0"], "mqspec: --jobs 0: needs at least 1"),
     (["--clause", "MS-MQRR:9.9:01"], "mqspec: --clause MS-MQRR:9.9:01: no such clause"),
-    (["--sample", "3"], "mqspec: --sample goes with --mutants"),
+    (["--sample", "3"], "mqspec: --sample and --survivors go with --mutants"),
+    (["--survivors"], "mqspec: --sample and --survivors go with --mutants"),
+    (["--mutants", "--survivors"], "mqspec: --survivors needs the --results directory of an earlier mutants run"),
     (["--mutants", "--variant", "trailers-dropped"], "mqspec: --mutants takes none of"),
 ])
 def test_bad_input_is_one_line(arguments, message, capsys):
@@ -231,3 +233,10 @@ def test_a_sample_of_cosmic_ray_mutants_of_the_core_is_killed_or_explained(tmp_p
     assert any(row["killed_by"].startswith("features/") for row in record["results"]), "no killing test named"
     assert "mqspec: mutants: score" in out
     assert status == 0, "survivors not explained: " + ", ".join(record["unexplained"])
+
+
+def test_survivors_of_no_earlier_run_is_one_line(tmp_path, capsys):
+    pytest.importorskip("cosmic_ray")
+    assert main(["strength", "--mutants", "--survivors", "--results", str(tmp_path / "none")]) == 2
+    err = capsys.readouterr().err
+    assert "holds no earlier mutants run" in err and err.count("\n") == 1
