@@ -116,18 +116,25 @@ def _run_directories(path: Path, errors: list[InputError]) -> list[Path]:
     return children
 
 
-def read_run(directory: Path, suite_version: str | None) -> Run:
-    """The run in `directory`, or InputError naming the file that rules it out."""
-    path = directory / "run.json"
-    if not path.is_file():
-        raise InputError(path, "missing: the run did not finish (junit.xml without its run record)")
+def read_json(path: Path):
+    """The JSON document in `path`, or InputError saying in one line why it cannot be read."""
     try:
-        record = json.loads(path.read_text(encoding="utf-8"))
+        return json.loads(path.read_text(encoding="utf-8"))
     except UnicodeDecodeError:
         raise InputError(path, "not UTF-8 text") from None
     except json.JSONDecodeError as error:
         raise InputError(path, f"cut short or not JSON ({error.msg} at line {error.lineno} column {error.colno})") \
             from None
+    except OSError as error:
+        raise InputError(path, f"cannot be read ({error.strerror or error})") from None
+
+
+def read_run(directory: Path, suite_version: str | None) -> Run:
+    """The run in `directory`, or InputError naming the file that rules it out."""
+    path = directory / "run.json"
+    if not path.is_file():
+        raise InputError(path, "missing: the run did not finish (junit.xml without its run record)")
+    record = read_json(path)
     check_record(path, record)
     if suite_version is not None and record["suite_version"] != suite_version:
         raise InputError(path, f"made by suite version {record['suite_version']}, not this suite's {suite_version}; "

@@ -20,7 +20,7 @@ from pyspark.sql import SparkSession
 
 from . import schemas
 from .errors import InputError
-from .inputs import StrengthResults
+from .inputs import StrengthResults, read_json
 
 STRENGTH_FORMAT = "mqspec-strength/1"
 MUTANTS_FORMAT = "mqspec-mutants/1"
@@ -30,15 +30,7 @@ _MISSING = object()
 
 
 def _load(path: Path, format_: str) -> dict:
-    try:
-        record = json.loads(path.read_text(encoding="utf-8"))
-    except UnicodeDecodeError:
-        raise InputError(path, "not UTF-8 text") from None
-    except json.JSONDecodeError as error:
-        raise InputError(path, f"cut short or not JSON ({error.msg} at line {error.lineno} column {error.colno})") \
-            from None
-    except OSError as error:
-        raise InputError(path, f"cannot be read ({error.strerror or error})") from None
+    record = read_json(path)
     if not isinstance(record, dict):
         raise InputError(path, f"not a {format_} record (a JSON object)")
     found = record.get("format")
