@@ -135,9 +135,17 @@ def _peer(world: World, name: str) -> Peer:
 
 @given(phrase('another queue manager "{remote}" with an MS-MQQB session to the target'))
 def peer_with_session(world, remote, request):
+    open_session(world, remote, request)
+
+
+def open_session(world, remote: str, request, guid: bytes | None = None) -> Peer:
+    """A peer named `remote` (with the GUID `guid`, else a random one) whose session the target has accepted."""
     world.require("mqqb_peer")
     peer = Peer(world, remote)
     request.addfinalizer(peer.close)
+    if guid is not None:
+        peer.guid = guid
+        assert peer.guid != world.target.queue_manager_identifier, "the chosen GUID is the target's own"
     world.notes.setdefault("mqqb peers", {})[remote] = peer
     peer.send(establish_connection(peer.guid, world.target.queue_manager_identifier,
                                    int(time.monotonic() * 1000)))
@@ -145,6 +153,7 @@ def peer_with_session(world, remote, request):
     assert not answer.internal_flags & 0x10, "the target refused the session (InternalHeader.Flags.CS)"
     peer.send(connection_parameters(RECOVERABLE_ACK_TIMEOUT, ACK_TIMEOUT, WINDOW))
     peer.expect("ConnectionParameters")
+    return peer
 
 
 def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict[str, str]) -> None:

@@ -120,8 +120,8 @@ def run_mutants(results: Path, jobs: int, sample: int | None, seed: int = SEED, 
             db.set_multiple_results([job for job in items if job not in chosen],
                                     WorkResult(worker_outcome=WorkerOutcome.SKIPPED))
             done = {job_id for job_id, _ in db.results}
-        pending = sorted((job for job in items if job not in done), key=lambda job: _order(items[job].mutations[0],
-                                                                                             source))
+        pending = _interleaved(sorted((job for job in items if job not in done),
+                                      key=lambda job: _order(items[job].mutations[0], source)), items)
     progress(f"mqspec: mutants: {len(items)} in the reference's core ({', '.join(CORE)}); "
              f"{len(pending)} to test, {jobs} at a time; session {session}")
     started = time.monotonic()
@@ -278,6 +278,17 @@ def _in_copies(jobs_left: list[str], items: dict, session: Path, source: Path, w
         thread.start()
     for thread in threads:
         thread.join()
+
+
+def _interleaved(jobs: list[str], items: dict) -> list[str]:
+    """The modules' mutants in turn (each module's in source order), so a run stopped early has judged some of
+    every module."""
+    by_module: dict[str, list[str]] = {}
+    for job in jobs:
+        by_module.setdefault(str(items[job].mutations[0].module_path), []).append(job)
+    queues = list(by_module.values())
+    return [queue[index] for index in range(max(map(len, queues), default=0)) for queue in queues
+            if index < len(queue)]
 
 
 def _order(mutation, source: Path) -> tuple:
