@@ -38,8 +38,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sample", type=int, metavar="N", help="with --mutants: test N mutants drawn at random")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="with --sample: the draw's seed")
     parser.add_argument("--survivors", action="store_true",
-                        help="with --mutants and the --results of an earlier run: judge its surviving mutants again "
-                             "against the suite as it is now (after new scenarios)")
+                        help="with --mutants and the --results of an earlier run: judge its surviving mutants that "
+                             "nothing explains again, against the suite as it is now (after new scenarios)")
 
 
 def strength_command(args: argparse.Namespace) -> int:

@@ -106,10 +106,12 @@ def run_mutants(results: Path, jobs: int, sample: int | None, seed: int = SEED, 
         _merge(where / RETEST_OUT, db, WorkerOutcome, WorkResult, again=True)
         _leave_out(db, WorkerOutcome, WorkResult)
         done = {job_id for job_id, _ in db.results}
-        if survivors:   # judged again against the suite as it is now; the reference stays the one they were made of
-            _refresh_suite(source)
-            out.unlink(missing_ok=True)
-            done -= {job for job, result in db.results if _outcome(result) == "survived"}
+    if survivors:   # judged again against the suite as it is now; the reference stays the one they were made of
+        _refresh_suite(source)
+        out.unlink(missing_ok=True)
+        gaps = {row["job"] for row in report(session, source, 0.0, jobs, 0.0)["survivors"] if not row["equivalent"]}
+        done = set(items) - gaps   # only the survivors nothing explains are judged again
+    with use_db(str(session), WorkDB.Mode.open) as db:
         if sample is not None and fresh:
             if sample < 1:
                 raise StrengthError(f"--sample {sample}: needs at least 1")
