@@ -25,6 +25,9 @@ pytest_plugins = [
     "steps.boundary_steps",
     "steps.subqueue_header_steps",
     "steps.mqqb_steps",
+    "steps.source_steps",
+    "steps.receive_output_steps",
+    "steps.transaction_count_steps",
 ]
 
 

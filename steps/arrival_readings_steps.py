@@ -14,7 +14,7 @@ from pytest_bdd import then
 from protocol.constants import MessageClass
 from protocol.hresult import HRESULT, describe as describe_hresult
 
-from .phrases import LABELS, phrase
+from .phrases import phrase
 from .values import hresult, labels, number
 from .world import World
 

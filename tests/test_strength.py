@@ -237,6 +237,12 @@ def test_a_sample_of_cosmic_ray_mutants_of_the_core_is_killed_or_explained(tmp_p
     assert len(survivors) == record["survived"]
     assert sum("NOT EXPLAINED" in line for line in survivors) == len(record["unexplained"])
     assert status == (1 if record["unexplained"] else 0)
+    if record["unexplained"]:   # judged again against the same suite: the same gaps, and only they are run
+        status = main(["strength", "--mutants", "--survivors", "--jobs", "2", "--results", str(results)])
+        out = capsys.readouterr().out
+        again = json.loads((results / "mutants" / "mutants.json").read_text())
+        assert f"{len(record['unexplained'])} to test" in out
+        assert sorted(again["unexplained"]) == sorted(record["unexplained"]) and status == 1
 
 
 def test_survivors_of_no_earlier_run_is_one_line(tmp_path, capsys):

@@ -43,6 +43,24 @@ Feature: MS-MQDMPR 3.1.1.1 QueueManager
     And the sequence ids of the messages in "other" are noted
     Then the noted sequence ids of "s1", "s2", "s3", "s4", "s5" and "s6" increase in that order
 
+  # D-33: what the store promised is renewed after a restart too, so a second restart repeats nothing
+  @clause:MS-MQDMPR:3.1.1.1:02 @clause:MS-MQMQ:2.2.18.1.3:01
+  Scenario: Sequence ids and message identifiers keep growing over two restarts
+    Given a queue "orders"
+    And these messages were sent to "orders":
+      | label | delivery    |
+      | s1    | recoverable |
+    When the queue manager restarts
+    And message "s2" is sent to "orders" with:
+      | delivery | recoverable |
+    And the queue manager restarts
+    And message "s3" is sent to "orders" with:
+      | delivery | recoverable |
+    And the sequence ids of the messages in "orders" are noted
+    Then the noted sequence ids of "s1", "s2" and "s3" increase in that order
+    When every message in "orders" is peeked
+    Then the packets of "s1", "s2" and "s3" come from this queue manager with distinct MessageIDs
+
   @clause:MS-MQDMPR:3.1.1.1:03 @clause:MS-MQDMPR:3.1.1.11:02
   Scenario Outline: A transaction prepared for two-phase commit survives a restart with its operations
     Given a transactional queue "ledger"
@@ -89,3 +107,29 @@ Feature: MS-MQDMPR 3.1.1.1 QueueManager
     Then the call returns MQ_OK
     And "ledger" holds nothing
     And the acknowledgment classes for "m1" in "admin" are MQMSG_CLASS_NACK_RECEIVE_REJECTED
+
+  # MS-MQDMPR:3.1.4.4:02 after the restart the commit still replays every operation, in the order made
+  @clause:MS-MQDMPR:3.1.1.1:03
+  Scenario: A restart keeps every operation of a transaction, in order, when one of them changed its reason
+    Given a transactional queue "ledger"
+    And a queue "admin"
+    And these messages were committed to "ledger":
+      | label | acknowledgements | admin queue |
+      | m1    | full receive     | admin       |
+      | m2    | full receive     | admin       |
+      | m3    | full receive     | admin       |
+      | m4    | full receive     | admin       |
+    And "ledger" is opened with RECEIVE_ACCESS as "h"
+    And the client enlists transaction "t" with R_QMEnlistRemoteTransaction
+    When the client takes the front message of "h" in transaction "t" as "r1"
+    And the client takes the front message of "h" in transaction "t" as "r2"
+    And the client takes the front message of "h" in transaction "t" as "r3"
+    And the client takes the front message of "h" in transaction "t" as "r4"
+    And the client sets the acknowledgement class of "m3" on "h" to MQMSG_CLASS_NACK_RECEIVE_REJECTED
+    And transaction "t" is prepared
+    And the queue manager restarts
+    And transaction "t" is committed
+    Then the call returns MQ_OK
+    And "ledger" holds nothing
+    And the acknowledgments in "admin" answer "m1", "m2", "m3" and "m4" in that order
+    And the acknowledgment classes for "m3" in "admin" are MQMSG_CLASS_NACK_RECEIVE_REJECTED

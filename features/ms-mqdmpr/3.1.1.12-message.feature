@@ -60,6 +60,13 @@ Feature: MS-MQDMPR 3.1.1.12 Message
     And "q" holds nothing
 
   @clause:MS-MQDMPR:3.1.1.12:02
+  Scenario: A priority below 0 is refused
+    When message "m" is sent to "q" with:
+      | priority | -1 |
+    Then the send is not accepted
+    And "q" holds nothing
+
+  @clause:MS-MQDMPR:3.1.1.12:02
   Scenario: A message sent without a priority has priority 3
     Given "q" holds "m"
     When the client peeks at "h"
@@ -316,3 +323,44 @@ Feature: MS-MQDMPR 3.1.1.12 Message
     Then the send is accepted with status 3
     And "own-dlq" keeps a copy of "m" of class MQMSG_CLASS_NACK_REACH_QUEUE_TIMEOUT
     And "the dead-letter queue" has no copy of "m"
+
+  # A DeadLetterHeader path name is carried untouched whatever it holds (MS-MQRR 2.2.5.2): one that names no
+  # queue leaves the copy to the dead-letter queue, as if the message had named none.
+  @clause:MS-MQDMPR:3.1.1.12:12 @clause:MS-MQDMPR:3.1.1.12:11
+  Scenario: An undelivered message whose dead-letter queue is not a path name goes to the dead-letter queue
+    When message "m" is sent to "q" carrying:
+      | dead letter         | yes             |
+      | dead-letter path    | no queue at all |
+      | sent                | 120 seconds ago |
+      | time to reach queue | 60              |
+    Then the send is accepted with status 3
+    And "q" holds nothing
+    And "the dead-letter queue" keeps a copy of "m" of class MQMSG_CLASS_NACK_REACH_QUEUE_TIMEOUT
+
+  @clause:MS-MQDMPR:3.1.1.12:10
+  Scenario: A received message that asked only for negative journaling gets no positive journal copy
+    When message "m" is sent to "q" with:
+      | dead letter | yes |
+    And the client receives from "h"
+    Then the message returned is "m"
+    And "the system journal" has no copy of "m"
+
+  # D-28: a copy asks for no journaling (inert) or for what its original asked for (verbatim), never for
+  # journaling its original did not ask for.  Both copies are made under every reading of D-26.
+  @clause:MS-MQDMPR:3.1.1.12:10 @clause:MS-MQDMPR:3.1.1.12:11 @decision:D-28
+  Scenario: A journal or dead-letter copy asks for no journaling its original did not ask for
+    When message "kept" is sent to "q" with:
+      | journal | yes |
+    And the client receives from "h"
+    Then the message returned is "kept"
+    When message "lost" is sent to "q" with:
+      | dead letter         | yes             |
+      | sent                | 120 seconds ago |
+      | time to reach queue | 60              |
+    Then the send is accepted with status 3
+    When every message in "the system journal" is peeked
+    And every message in "the dead-letter queue" is peeked
+    Then the packet of "kept" shows:
+      | UserHeader flag JN | 0 |
+    And the packet of "lost" shows:
+      | UserHeader flag JP | 0 |

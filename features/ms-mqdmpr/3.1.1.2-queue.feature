@@ -83,3 +83,37 @@ Feature: MS-MQDMPR 3.1.1.2 Queue
     When the client receives from "h"
     And message "third" is sent to "q"
     Then "q" holds "second" and "third"
+
+  # A new message's place depends on the nearest higher priority present, whatever lies between or above.
+  @clause:MS-MQDMPR:3.1.1.2:04
+  Scenario: The first message of a priority goes right after the nearest higher priority present
+    Given a queue "q"
+    And these messages were sent to "q":
+      | label | priority |
+      | top   | 7        |
+      | mid   | 3        |
+      | four  | 4        |
+      | two   | 2        |
+    Then "q" holds "top", "four", "mid" and "two"
+
+  # Taking the last message of a priority must not lose that priority's place in the list.
+  @clause:MS-MQDMPR:3.1.1.2:04
+  Scenario: A message arriving after the last of its priority was taken goes where that one was
+    Given a queue "q"
+    And these messages were sent to "q":
+      | label | priority |
+      | high  | 5        |
+      | a     | 3        |
+      | b     | 3        |
+    And "q" is opened with RECEIVE_ACCESS as "h"
+    When the client receives "b" by lookup id with MQ_LOOKUP_RECEIVE_CURRENT on "h"
+    And message "c" is sent to "q" with:
+      | priority | 3 |
+    Then "q" holds "high", "a" and "c"
+    When the client receives "a" by lookup id with MQ_LOOKUP_RECEIVE_CURRENT on "h"
+    And the client receives "c" by lookup id with MQ_LOOKUP_RECEIVE_CURRENT on "h"
+    And message "high2" is sent to "q" with:
+      | priority | 5 |
+    And message "d" is sent to "q" with:
+      | priority | 3 |
+    Then "q" holds "high", "high2" and "d"

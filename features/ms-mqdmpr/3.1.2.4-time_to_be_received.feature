@@ -17,10 +17,12 @@ Feature: MS-MQDMPR 3.1.2.4 Time To Be Received Timer and 3.1.7.2.7 Time To Be Re
     Then "inbox" holds <left>
 
     Examples:
-      | seconds  | before | after | left    |
-      | 10       | 8      | 3     | nothing |
-      | 120      | 110    | 11    | nothing |
-      | INFINITE | 600    | 86400 | "m"     |
+      | seconds  | before | after      | left    |
+      | 10       | 8      | 3          | nothing |
+      | 120      | 110    | 11         | nothing |
+      | 86400    | 86390  | 11         | nothing |
+      | INFINITE | 600    | 86400      | "m"     |
+      | INFINITE | 600    | 4294967296 | "m"     |
 
   # TimeToBeReceived is relative to SentTime (3.1.1.12), but 3.1.2.4 starts its timer at Enqueue
   # Message with that duration: either is a deadline a server may keep (D-09).

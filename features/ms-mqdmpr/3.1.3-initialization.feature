@@ -15,6 +15,19 @@ Feature: MS-MQDMPR 3.1.3 Initialization
       | the transactional dead-letter queue |
       | the system journal                  |
 
+  # MS-MQDMPR:3.1.3:01 the transactional dead-letter queue keeps transactional messages, so a transaction reads it
+  @clause:MS-MQDMPR:3.1.3:01
+  Scenario: The transactional dead-letter queue can be received from inside a transaction
+    Given a transactional queue "orders"
+    And these messages were committed to "orders":
+      | label | time to be received | dead letter |
+      | m     | 10                  | yes         |
+    And 11 seconds pass
+    And "the transactional dead-letter queue" is opened with RECEIVE_ACCESS as "dlq"
+    And the client begins transaction "t"
+    When in transaction "t", the client starts a receive on "dlq" as "r"
+    Then the message returned is "m"
+
   @clause:MS-MQDMPR:3.1.3:01
   Scenario Outline: The system queues exist again after a restart
     When the queue manager restarts

@@ -50,6 +50,22 @@ Feature: MS-MQDMPR 3.1.4.4 Transaction Commit
     And "ledger;hold" holds "m2"
     And the acknowledgment classes for "m2" in "admin" are none
 
+  # a queue deleted meanwhile took its messages with it (3.1.7.1.4); the commit goes on with the rest
+  @clause:MS-MQDMPR:3.1.4.4:02
+  Scenario: A receive whose queue was deleted before the commit does not stop the receives after it
+    Given a transactional queue "other"
+    And these messages were committed to "other":
+      | label | acknowledgements | admin queue |
+      | o1    | full receive     | admin       |
+    And "other" is opened with RECEIVE_ACCESS as "ho"
+    When the client takes the front message of "h" in transaction "t" as "r1"
+    And the client takes the front message of "ho" in transaction "t" as "r2"
+    And queue "ledger" is deleted
+    And transaction "t" is committed
+    Then the call returns MQ_OK
+    And "other" holds nothing
+    And the acknowledgment classes for "o1" in "admin" are MQMSG_CLASS_ACK_RECEIVE
+
   @clause:MS-MQDMPR:3.1.4.4:02
   Scenario: The operations are carried out in the order the transaction made them
     When the client starts R_StartTransactionalReceive on "h" in transaction "t" as "r2" with:

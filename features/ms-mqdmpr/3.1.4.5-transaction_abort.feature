@@ -37,6 +37,19 @@ Feature: MS-MQDMPR 3.1.4.5 Transaction Abort
     Then "ledger" holds "m1", "m2" and "m3"
     And "ledger;hold" holds nothing
 
+  # a queue deleted meanwhile took its messages with it (3.1.7.1.4); the abort gives back the rest
+  @clause:MS-MQDMPR:3.1.4.5:01
+  Scenario: A receive whose queue was deleted before the abort does not stop the receives after it
+    Given a transactional queue "other"
+    And messages "o1" were committed to "other"
+    And "other" is opened with RECEIVE_ACCESS as "ho"
+    When the client takes the front message of "h" in transaction "t" as "r1"
+    And the client takes the front message of "ho" in transaction "t" as "r2"
+    And queue "ledger" is deleted
+    And transaction "t" is aborted
+    Then the call returns MQ_OK
+    And "other" holds "o1"
+
   @clause:MS-MQDMPR:3.1.4.5:01
   Scenario Outline: A message the queue was purged of meanwhile is deleted, not given back
     When <operation>
@@ -78,6 +91,33 @@ Feature: MS-MQDMPR 3.1.4.5 Transaction Abort
     And the client sends "n3" to "ledger" in transaction "u"
     And transaction "u" is committed
     Then "ledger" holds "m1", "m2", "m3" and "n3"
+
+  # MS-MQDMPR:3.1.1.12:03 a transactional message is recoverable, so its aborted send must leave the store too
+  @clause:MS-MQDMPR:3.1.4.5:02
+  Scenario: A message whose send was aborted does not come back after a restart
+    When the client sends "n1" to "ledger" in transaction "t"
+    And transaction "t" is aborted
+    And the queue manager restarts
+    Then "ledger" holds "m1", "m2" and "m3"
+
+  # A peek may stop on the uncommitted "x", Locked but allowing peeks (3.1.7.3.2); once the abort takes
+  # it away, the cursor resting there still finds what is filed after it, as for any removed message (D-06).
+  @clause:MS-MQDMPR:3.1.4.5:02
+  Scenario: A cursor resting on a message whose send is aborted moves on to the next message sent
+    Given cursor "c" is created on "h"
+    When message "x" is sent to "ledger" in transaction "t" with:
+      | peek when locked | yes |
+    And cursor "c" peeks the current message
+    And cursor "c" peeks the next message
+    And cursor "c" peeks the next message
+    And cursor "c" peeks the next message
+    Then the message returned is "x"
+    When transaction "t" is aborted
+    And the client begins transaction "u"
+    And the client sends "y" to "ledger" in transaction "u"
+    And transaction "u" is committed
+    And cursor "c" peeks the next message
+    Then the message returned is "y"
 
   @clause:MS-MQDMPR:3.1.4.5:02
   Scenario: A reader waiting on an empty queue is not woken by a send that is aborted

@@ -91,6 +91,20 @@ Feature: MS-MQDMPR 3.1.7.1.10 Dequeue Message, 3.1.7.1.11 Dequeue Message Begin 
     Then the call returns MQ_OK
     And the message returned is "new"
 
+  # AllowPeekWhenLocked lets peeks see a locked message (3.1.7.3.2); it gives receives nothing
+  @clause:MS-MQDMPR:3.1.7.1.10:11
+  Scenario: A receive without a cursor passes over a locked message even when it allows peeks
+    Given these messages were sent to "inbox":
+      | label | peek when locked |
+      | m1    | yes              |
+      | m2    | yes              |
+    When the client starts a receive on "h" as "first"
+    Then the message returned is "m1"
+    When the client starts a receive on "h" as "second"
+    Then the message returned is "m2"
+    When the client receives from "h"
+    Then the call returns MQ_ERROR_IO_TIMEOUT
+
   @clause:MS-MQDMPR:3.1.7.1.10:11
   Scenario: Messages that are locked or marked for purging are never taken
     Given "inbox" holds "m1" and "m2"

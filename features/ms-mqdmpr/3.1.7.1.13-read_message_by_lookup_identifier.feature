@@ -127,6 +127,28 @@ Feature: MS-MQDMPR 3.1.7.1.13 Read Message By Lookup Identifier, 3.1.7.3.2 Seek 
       | no      | the client starts a lookup receive of "m1" with MQ_LOOKUP_RECEIVE_NEXT on "h" as "r2" | m3    |
       | yes     | the client starts a lookup receive of "m1" with MQ_LOOKUP_RECEIVE_NEXT on "h" as "r2" | m3    |
 
+  # A cursor seeks forward the same way: its peeks may stop on "m2", locked by "r", its receives never.
+  @clause:MS-MQDMPR:3.1.7.3.2:01
+  Scenario Outline: A cursor's forward seek skips locked messages, except for a peek at one that allows it
+    Given these messages were sent to "inbox":
+      | label | peek when locked |
+      | m1    | no               |
+      | m2    | <allowed>        |
+      | m3    | no               |
+    And cursor "c" is created on "h"
+    When the client starts a lookup receive of "m2" with MQ_LOOKUP_RECEIVE_CURRENT on "h" as "r"
+    And cursor "c" <read>
+    Then the message returned is "m1"
+    When cursor "c" <read again>
+    Then the message returned is "<found>"
+
+    Examples:
+      | allowed | read                      | read again             | found |
+      | no      | peeks the current message | peeks the next message | m3    |
+      | yes     | peeks the current message | peeks the next message | m2    |
+      | no      | receives                  | receives               | m3    |
+      | yes     | receives                  | receives               | m3    |
+
   @clause:MS-MQDMPR:3.1.7.3.2:01
   Scenario: A forward seek from the start of the queue includes its first message
     Given "inbox" holds "m1" and "m2"
@@ -159,6 +181,26 @@ Feature: MS-MQDMPR 3.1.7.1.13 Read Message By Lookup Identifier, 3.1.7.3.2 Seek 
       | yes     | the client peeks "m3" by lookup id with MQ_LOOKUP_PEEK_PREV on "h"                    | m2    |
       | no      | the client starts a lookup receive of "m3" with MQ_LOOKUP_RECEIVE_PREV on "h" as "r2" | m1    |
       | yes     | the client starts a lookup receive of "m3" with MQ_LOOKUP_RECEIVE_PREV on "h" as "r2" | m1    |
+
+  # Only Locked is excepted: "held" is PurgePending (purged while "r" holds it) and a peek passes it
+  # whichever way it seeks, although it allows peeks when locked.
+  @clause:MS-MQDMPR:3.1.7.3.2:01 @clause:MS-MQDMPR:3.1.7.3.2:02
+  Scenario Outline: A seek for a peek passes over a message marked for purging that allows peeks (<way>)
+    Given these messages were sent to "inbox":
+      | label | peek when locked |
+      | held  | yes              |
+    When the client starts a receive on "h" as "r"
+    And the client purges the queue through "h"
+    And message "later" is sent to "inbox"
+    And message "early" is sent to "inbox" with:
+      | priority | 7 |
+    And the client peeks "<from>" by lookup id with <action> on "h"
+    Then the message returned is "<found>"
+
+    Examples:
+      | way      | from  | action              | found |
+      | forward  | early | MQ_LOOKUP_PEEK_NEXT | later |
+      | backward | later | MQ_LOOKUP_PEEK_PREV | early |
 
   @clause:MS-MQDMPR:3.1.7.3.2:02 @decision:D-04
   Scenario: A backward seek follows the order of the queue, not the order of arrival

@@ -21,6 +21,21 @@ Feature: MS-MQDMPR 3.1.7.1.16 Move Message
     And "orders;held" holds "m1"
     And the acknowledgments of "m1" in "admin" are none
 
+  # MS-MQDMPR:3.1.1.12:03 a recoverable message stays recoverable in the queue a move put it in
+  @clause:MS-MQDMPR:3.1.7.1.16:02
+  Scenario: A recoverable message moved without a transaction is still in the subqueue after a restart
+    Given a queue "orders"
+    And a subqueue "held" of "orders"
+    And these messages were sent to "orders":
+      | label | delivery    |
+      | m1    | recoverable |
+    And "orders" is opened with RECEIVE_ACCESS as "h"
+    And "orders;held" is opened for move as "to-held"
+    When the client moves "m1" from "h" to "to-held" without a transaction
+    And the queue manager restarts
+    Then "orders;held" holds "m1"
+    And "orders" holds nothing
+
   @clause:MS-MQDMPR:3.1.7.1.16:02
   Scenario: A moved message takes its place in the target queue by priority
     Given a queue "orders"

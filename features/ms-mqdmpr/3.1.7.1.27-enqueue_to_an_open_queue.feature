@@ -49,3 +49,19 @@ Feature: MS-MQDMPR 3.1.7.1.27 Enqueue Message To An Open Queue and 3.1.7.3.8 Exp
     Then the send is accepted with status 0
     And "a" holds "m"
     And "b" holds "m"
+
+  # Without its duplicates the list may be a single name, which names one queue like any other.
+  @clause:MS-MQDMPR:3.1.7.3.8:01
+  Scenario Outline: A list that names one queue twice gives that queue one copy (<second>)
+    When one message "m" is sent through a multiple-element format name made of:
+      | queue | written in |
+      | a     | as created |
+      | a     | <second>   |
+    Then the send is accepted with status 0
+    And "a" holds "m"
+    And "b" holds nothing
+
+    Examples:
+      | second     |
+      | as created |
+      | capitals   |

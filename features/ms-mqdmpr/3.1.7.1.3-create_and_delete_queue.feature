@@ -125,6 +125,41 @@ Feature: MS-MQDMPR 3.1.7.1.3 Create Queue, 3.1.7.1.33 Set Queue Defaults and 3.1
       | locked    | MQMSG_CLASS_NACK_Q_DELETED |
       | available | MQMSG_CLASS_NACK_Q_DELETED |
 
+  # "Whatever its state" includes PurgePending: a purged message its reader still holds goes with the queue.
+  @clause:MS-MQDMPR:3.1.7.1.4:01
+  Scenario: Deleting a queue removes a message marked for purging as NackQueueDeleted
+    Given a queue "orders"
+    And these messages were sent to "orders":
+      | label | acknowledgements | admin queue |
+      | held  | negative receive | admin       |
+    And "orders" is opened with RECEIVE_ACCESS as "h"
+    When the client starts a receive on "h" as "r"
+    And the client purges the queue through "h"
+    Then the acknowledgments of "held" in "admin" are none
+    When queue "orders" is deleted
+    Then the call returns MQ_OK
+    And the acknowledgments of "held" in "admin" are MQMSG_CLASS_NACK_Q_DELETED
+
+  # D-06: the place a cursor keeps for a removed message is no message: a purge and the delete pass it by.
+  @clause:MS-MQDMPR:3.1.7.1.4:01
+  Scenario: A queue with a cursor resting on a removed message is purged and deleted like any other
+    Given a queue "orders"
+    And these messages were sent to "orders":
+      | label | acknowledgements | admin queue |
+      | m1    | negative receive | admin       |
+      | m2    | negative receive | admin       |
+    And "orders" is opened with RECEIVE_ACCESS as "h"
+    And cursor "c" is created on "h"
+    When cursor "c" peeks the current message
+    And the client receives from "h"
+    Then the message returned is "m1"
+    When the client purges the queue through "h"
+    Then the call returns MQ_OK
+    When queue "orders" is deleted
+    Then the call returns MQ_OK
+    And the acknowledgments of "m1" in "admin" are none
+    And the acknowledgments of "m2" in "admin" are MQMSG_CLASS_NACK_Q_PURGED
+
   @clause:MS-MQDMPR:3.1.7.1.4:01
   Scenario: Deleting a transactional queue also removes the message a transaction holds
     Given a transactional queue "ledger"

@@ -48,6 +48,20 @@ Feature: MS-MQDMPR 3.1.7.1.5 Open Queue and 3.1.7.1.6 Close Queue
       | DIRECT=HTTPS://$COMPUTER/msmq/private$/elsewhere |
       | MULTICAST=234.1.1.1:8001                         |
 
+  # D-30 is one choice for every read-only queue: a server that refuses a queue's journal for sending
+  # refuses the computer's journal and dead-letter queues too, and one that takes them takes them all.
+  @clause:MS-MQDMPR:3.1.7.1.5:03 @decision:D-30
+  Scenario Outline: A queue journal and a system queue are refused alike, or taken alike, for sending (<system queue>)
+    When a message is sent to the format name "DIRECT=OS:{computer}\private$\{name of inbox};JOURNAL"
+    Then by D-30 the send is refused with MQ_ERROR_UNSUPPORTED_FORMATNAME_OPERATION (refuse) or accepted (accept)
+    When a message is sent to the format name "DIRECT=OS:{computer}\SYSTEM$;<system queue>"
+    Then by D-30 the send is refused with MQ_ERROR_UNSUPPORTED_FORMATNAME_OPERATION (refuse) or accepted (accept)
+
+    Examples:
+      | system queue |
+      | JOURNAL      |
+      | DEADLETTER   |
+
   # D-43: the Open Queue event fails with MQ_ERROR_SHARING_VIOLATION, but R_OpenQueue, through which the
   # suite sees it, names no status for a failed Open Queue, only a failure
   @clause:MS-MQDMPR:3.1.7.1.5:04 @clause:MS-MQDMPR:3.1.7.1.5:05 @clause:MS-MQDMPR:3.1.7.1.5:06 @decision:D-43

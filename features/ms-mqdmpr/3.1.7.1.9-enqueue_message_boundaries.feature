@@ -24,6 +24,14 @@ Feature: MS-MQDMPR 3.1.7.1.9 Enqueue Message at its exact boundaries
     Then the send is accepted with status 2
     And "inbox" holds "exact"
 
+  # packets come in whole 4-byte units, so only a quota that is not one can be missed by a single byte
+  @clause:MS-MQDMPR:3.1.7.1.9:01
+  Scenario: A message one byte larger than the queue manager's quota is refused
+    Given the queue manager's quota is 4095 bytes
+    When message "too big" whose packet is exactly 4096 bytes is sent to "inbox"
+    Then the send is accepted with status 2
+    And "inbox" holds nothing
+
   @clause:MS-MQDMPR:3.1.7.1.9:08
   Scenario: A message that arrives at the very second its time to reach the queue runs out is in time
     When message "punctual" reaches "inbox" at the very second its time to reach the queue of 60 seconds runs out

@@ -39,6 +39,26 @@ Feature: MS-MQDMPR 3.2 Cursor: 3.2.1.2 State Definition and the events of 3.2.7
       | peeks the next message    |
       | receives                  |
 
+  # D-12 again, with a second read that could wait: it fails at once instead of waiting as well.
+  @clause:MS-MQDMPR:3.2.1.2:01 @decision:D-12
+  Scenario Outline: A read that may wait, through a cursor whose read is waiting, is refused at once
+    Given cursor "c" is created on "h"
+    When in the background, cursor "c" <waiting read> with a time-out of 5000 ms as "r"
+    And in the background, cursor "c" <read> with a time-out of 5000 ms as "r2"
+    And the background call "r2" completes
+    Then by D-12 the call returns MQ_ERROR_ILLEGAL_CURSOR_ACTION (refuse) or any other failure (other-failure)
+    And no message is returned
+    When message "m1" is sent to "inbox"
+    And the background call "r" completes
+    Then the message returned is "m1"
+
+    Examples:
+      | waiting read                 | read                         |
+      | receives                     | peeks at the current message |
+      | receives                     | peeks at the next message    |
+      | receives                     | receives                     |
+      | peeks at the current message | peeks at the next message    |
+
   @clause:MS-MQDMPR:3.2.1.2:01 @clause:MS-MQDMPR:3.2.7.1:01
   Scenario: A new cursor starts Unread before the first message
     Given "inbox" holds "m1" and "m2"
@@ -142,6 +162,17 @@ Feature: MS-MQDMPR 3.2 Cursor: 3.2.1.2 State Definition and the events of 3.2.7
     Then the message returned is "m3"
     When cursor "c" receives
     Then by D-03 the call returns MQ_ERROR_MESSAGE_NOT_FOUND (dmpr) or MQ_ERROR_IO_TIMEOUT (msdn)
+
+  # iNoWait (a zero time-out) ends in NotFound with no wait, so no Wait Time Expired parks the cursor at End
+  # (3.1.7.1.10 step 2); D-03 chooses only the status of that failure
+  @clause:MS-MQDMPR:3.2.7.4:01 @decision:D-03
+  Scenario: A receive through an Unread cursor that may not wait and finds nothing leaves the cursor where it was
+    Given cursor "c" is created on "h"
+    When cursor "c" receives
+    Then by D-03 the call returns MQ_ERROR_MESSAGE_NOT_FOUND (dmpr) or MQ_ERROR_IO_TIMEOUT (msdn)
+    When message "new" is sent to "inbox"
+    And cursor "c" receives
+    Then the message returned is "new"
 
   @clause:MS-MQDMPR:3.2.7.4:01 @clause:MS-MQDMPR:3.2.7.5:01
   Scenario: A receive through an Unread cursor that may wait takes the new message and leaves the cursor Unread

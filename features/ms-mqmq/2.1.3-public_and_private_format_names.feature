@@ -37,6 +37,19 @@ Feature: MS-MQMQ 2.1.3 - 2.1.4 Public and Private Format Names
       | form                  | name                          |
       | another computer      | PRIVATE={unknown guid}\1      |
       | no such queue number  | PRIVATE={queue manager}\fffffffe |
+      | the highest GUID      | PRIVATE=ffffffff-ffff-ffff-ffff-ffffffffffff\{private number of orders} |
+      | the lowest GUID       | PRIVATE=00000000-0000-0000-0000-000000000001\{private number of orders} |
+
+  # The queue number is the queue's own: a later queue's higher number does not answer for a deleted one.
+  @clause:MS-MQMQ:2.1.4:01
+  Scenario: A private name of a deleted queue is not found, though queues created later exist
+    Given a queue "gone"
+    And a queue "later"
+    And queue "gone" is deleted
+    When R_OpenQueue is called as "h" with:
+      | pQueueFormat                                       | dwAccess    |
+      | PRIVATE={queue manager}\{private number of gone}   | PEEK_ACCESS |
+    Then the call returns MQ_ERROR_QUEUE_NOT_FOUND
 
   @clause:MS-MQMQ:2.1.4:01
   Scenario Outline: A private name the grammar does not allow is refused as illegal (<why>)

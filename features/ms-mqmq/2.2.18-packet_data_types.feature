@@ -1,6 +1,7 @@
-Feature: MS-MQMQ 2.2.18 MessageIdentifier and DirectQueueFormatName
+Feature: MS-MQMQ 2.2.18 TxSequenceID, MessageIdentifier and DirectQueueFormatName
   Every message is known by its queue manager's GUID and an ordinal the queue manager never
-  repeats; a direct queue name in a header is a byte count, the name with its NUL, and padding.
+  repeats; a direct queue name in a header is a byte count, the name with its NUL, and padding;
+  a transactional sequence is named by two numbers that only grow.
 
   @clause:MS-MQMQ:2.2.18.1.3:01
   Scenario: Messages of one queue manager share its GUID and never share an ordinal
@@ -57,3 +58,30 @@ Feature: MS-MQMQ 2.2.18 MessageIdentifier and DirectQueueFormatName
       | qq   | qqq  | qqqq |
       | qqq  | qqqq | q    |
       | qqqq | q    | qq   |
+
+  # Three sequences this far apart straddle any wrap-around of a field that carries part of the clock
+  # (every 256 seconds, every 2**24 seconds): a field that ever goes down shows it.
+  @clause:MS-MQMQ:2.2.18.1.2:01
+  Scenario Outline: Later transactional sequences never have a lower Ordinal or TimeStamp (<gap> seconds apart)
+    Given a transactional queue "tq"
+    And transaction "t1" is begun
+    And message "x1" is sent to "tq" carrying:
+      | transaction | t1 |
+    And transaction "t1" is committed
+    And <gap> seconds pass
+    And transaction "t2" is begun
+    And message "x2" is sent to "tq" carrying:
+      | transaction | t2 |
+    And transaction "t2" is committed
+    And <gap> seconds pass
+    And transaction "t3" is begun
+    And message "x3" is sent to "tq" carrying:
+      | transaction | t3 |
+    And transaction "t3" is committed
+    When every message in "tq" is peeked
+    Then the TxSequenceIDs of "x1", "x2" and "x3" never go down in Ordinal or TimeStamp
+
+    Examples:
+      | gap     |
+      | 128     |
+      | 8388608 |

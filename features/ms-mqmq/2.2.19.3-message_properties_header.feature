@@ -98,6 +98,7 @@ Feature: MS-MQMQ 2.2.19.3 MessagePropertiesHeader
       | MQMSG_CLASS_NORMAL |
       | MQMSG_CLASS_REPORT |
       | 0x0100             |
+      | 0x0101             |
 
   @clause:MS-MQMQ:2.2.19.3:03
   Scenario Outline: A class that is no MESSAGE_CLASS_VALUES value is refused (<class>)

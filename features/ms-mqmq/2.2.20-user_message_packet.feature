@@ -116,3 +116,37 @@ Feature: MS-MQMQ 2.2.20 UserMessage Packet and its optional headers
     And transaction "u" is committed
     When every message in "tq" is peeked
     Then the packets of "x1" and "y1" carry different TransactionHeader ids
+
+  # the 20-bit ID is unique for the sender: no two of three transactions in a row share one
+  @clause:MS-MQMQ:2.2.20.5:01
+  Scenario: Three transactions of the queue manager in a row carry three different transaction ids
+    Given message "x1" is sent to "tq" carrying:
+      | transaction | t |
+    And transaction "t" is committed
+    And the client begins transaction "u"
+    And message "y1" is sent to "tq" carrying:
+      | transaction | u |
+    And transaction "u" is committed
+    And the client begins transaction "v"
+    And message "z1" is sent to "tq" carrying:
+      | transaction | v |
+    And transaction "v" is committed
+    When every message in "tq" is peeked
+    Then the packets of "x1" and "y1" carry different TransactionHeader ids
+    And the packets of "y1" and "z1" carry different TransactionHeader ids
+    And the packets of "x1" and "z1" carry different TransactionHeader ids
+
+  # 20 bits of ID and a 32-bit TxSequenceID Ordinal leave room for far more than 5000 transactions
+  @clause:MS-MQMQ:2.2.20.5:01
+  Scenario: A transaction after five thousand others still sends, with an id of its own
+    Given message "x1" is sent to "tq" carrying:
+      | transaction | t |
+    And transaction "t" is committed
+    And the client has begun and committed 5000 transactions that sent nothing
+    And the client begins transaction "u"
+    And message "y1" is sent to "tq" carrying:
+      | transaction | u |
+    And transaction "u" is committed
+    When every message in "tq" is peeked
+    Then the packets of "x1" and "y1" carry different TransactionHeader ids
+    And the TxSequenceIDs of "x1" and "y1" never go down in Ordinal or TimeStamp

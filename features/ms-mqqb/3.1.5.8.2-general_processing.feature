@@ -94,3 +94,13 @@ Feature: MS-MQQB 3.1.5.8.2 General Processing
     When the prepared message "m1" reaches "ghost"
     Then the send is refused with MQ_ERROR_QUEUE_NOT_FOUND
     And by D-68 "the dead-letter queue" keeps a copy of "m1" of class MQMSG_CLASS_NACK_BAD_DST_Q (refuse+nack) or none (refuse-only)
+
+  # A dead-letter copy is the message as it was sent: its SentTime is when that was (MS-MQMQ 2.2.19.2).
+  @clause:MS-MQQB:3.1.5.8.2:03 @clause:MS-MQMQ:2.2.19.2:03 @decision:D-68
+  Scenario: The dead-letter copy of a message for a queue that does not exist, if made, says when it was sent
+    Given no queue "ghost" exists
+    And message "m1" is prepared with:
+      | dead letter | yes |
+    When the prepared message "m1" reaches "ghost"
+    Then the send is refused with MQ_ERROR_QUEUE_NOT_FOUND
+    And every copy of "m1" in "the dead-letter queue" was sent about now

@@ -263,7 +263,7 @@ Feature: MS-MQQB 3.1.7.15 Send Administration Acknowledgment
       | recoverable | negative receive | is in "orders" when that queue is deleted | MQMSG_CLASS_NACK_Q_DELETED           |
 
   # The body is left out only for an encrypted message (PrivacyLevel other than None);
-  # the Target cannot send one, so every message here is unencrypted.
+  # every message here is unencrypted (the private ones follow this scenario).
   @clause:MS-MQQB:3.1.7.15:09
   Scenario Outline: A negative acknowledgment carries the body of the message it answers, a positive one none
     Given message "m1" is prepared with:
@@ -286,6 +286,54 @@ Feature: MS-MQQB 3.1.7.15 Send Administration Acknowledgment
       | negative receive | is purged from "orders"                   | MQMSG_CLASS_NACK_Q_PURGED              | "order 42: tea"  |
       | negative receive | expires in "orders"                       | MQMSG_CLASS_NACK_RECEIVE_TIMEOUT       | "order 42: tea"  |
       | negative receive | is rejected from "ledger"                 | MQMSG_CLASS_NACK_RECEIVE_REJECTED      | "order 42: tea"  |
+
+  # A PrivacyLevel other than None means the sender asked for the body to be encrypted (MS-MQMQ 2.2.19.3).
+  @clause:MS-MQQB:3.1.7.15:09
+  Scenario Outline: A negative acknowledgment of a private message carries no body (privacy level <level>)
+    When message "m1" is sent to "orders" with:
+      | acknowledgements    | negative receive |
+      | admin queue         | admin            |
+      | body                | order 42: tea    |
+      | privacy level       | <level>          |
+      | time to be received | 1                |
+    Then the send is accepted with status 0, or not run if the target refuses privacy level <level>
+    When 2 seconds pass
+    Then the acknowledgments of "m1" in "admin" are MQMSG_CLASS_NACK_RECEIVE_TIMEOUT
+    And the acknowledgment's body is empty
+
+    Examples:
+      | level |
+      | 1     |
+      | 3     |
+      | 5     |
+
+  @clause:MS-MQQB:3.1.7.15:15
+  Scenario: The acknowledgment has the Message defaults for ApplicationTag and BodyType, not the original's
+    Given "admin" is opened with PEEK_ACCESS as "a"
+    When message "m1" is sent to "orders" carrying:
+      | acknowledgements | positive arrival |
+      | admin queue      | admin            |
+      | application tag  | 7                |
+      | body type        | 9                |
+    And the client peeks at "a"
+    Then the message returned is an acknowledgment of "m1" with class MQMSG_CLASS_ACK_REACH_QUEUE
+    And the returned packet shows:
+      | application tag | 0 |
+      | body type       | 0 |
+
+  # AllowPeekWhenLocked defaults to False (MS-MQDMPR 3.1.1.12): a peek passes over an acknowledgment a receive holds.
+  @clause:MS-MQQB:3.1.7.15:15 @clause:MS-MQDMPR:3.1.7.1.15:02
+  Scenario: An acknowledgment held by a two-phase receive is not seen by a peek
+    Given "admin" is opened with RECEIVE_ACCESS as "a"
+    And message "m1" is sent to "orders" with:
+      | acknowledgements | positive arrival |
+      | admin queue      | admin            |
+    And message "m2" is sent to "orders" with:
+      | acknowledgements | positive arrival |
+      | admin queue      | admin            |
+    When the client starts a receive on "a" as "r"
+    And the client peeks at "a"
+    Then the message returned is an acknowledgment of "m2" with class MQMSG_CLASS_ACK_REACH_QUEUE
 
   # SendInsecureNacks is a setting of the target (MS-MQQB 3.1.1.3); each scenario runs only
   # against a target whose setting is known to match, and is waived otherwise.

@@ -48,3 +48,32 @@ Feature: MS-MQQB 3.1.7.2.2 Final Acknowledgment
       | TH | 1 |
     And the client purges the queue through "l"
     Then "remote" received a FinalAck of class MQMSG_CLASS_NACK_Q_PURGED for "t1"
+
+  # The source journals a transactional message when its FinalAck comes (MS-MQQB 3.1.5.7), in its own system
+  # journal or dead-letter queue (MS-MQDMPR 3.1.1.12): the target keeps no such copy of another queue
+  # manager's message, whichever way that queue manager's GUID compares with the target's.
+  @clause:MS-MQDMPR:3.1.1.12:10 @clause:MS-MQDMPR:3.1.1.12:11 @clause:MS-MQQB:3.1.5.7:01
+  Scenario Outline: A message from another queue manager leaves no source journal copy in the target (GUID <guid>)
+    Given another queue manager "origin" whose GUID is <guid> with an MS-MQQB session to the target
+    And message "kept" is prepared with:
+      | journal | yes |
+    And message "lost" is prepared with:
+      | dead letter | yes |
+    When "origin" sends the prepared message "kept" to "ledger" with packet fields:
+      | TH | 1 |
+    And "origin" sends the prepared message "lost" to "ledger" with packet fields:
+      | TH | 1 |
+    And the client begins transaction "t"
+    And the client takes the front message of "l" in transaction "t" as "r"
+    Then the message returned is "kept"
+    When the client ends transactional "r" with RR_ACK
+    And transaction "t" is committed
+    And the client purges the queue through "l"
+    Then "ledger" holds nothing
+    And "the system journal" has no copy of "kept"
+    And "the transactional dead-letter queue" has no copy of "lost"
+
+    Examples: a GUID at each end of the range
+      | guid                                 |
+      | 00000000-0000-0000-0000-000000000001 |
+      | ffffffff-ffff-ffff-ffff-fffffffffffe |

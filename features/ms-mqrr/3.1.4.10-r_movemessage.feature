@@ -108,6 +108,18 @@ Feature: MS-MQRR 3.1.4.10 R_MoveMessage (Opnum 10)
       And "orders" holds "m1" and "m2"
       And "orders;retry" holds nothing
 
+    # the texts name no status for a source whose queue is gone: only that the call fails (3.1.4.10:05)
+    @clause:MS-MQRR:3.1.4.10:05
+    Scenario: A handle whose queue was deleted moves nothing, even into a new queue of the same name
+      Given the sequence ids of the messages in "orders" are noted
+      And queue "orders" is deleted
+      And a queue "orders"
+      And a subqueue "retry" of "orders"
+      And "orders;retry" is opened for move as "new retry"
+      When the client moves "m1" from "h" to "new retry" without a transaction
+      Then the HRESULT is a failure code
+      And "orders;retry" holds nothing
+
     @clause:MS-MQRR:3.1.4.10:10
     Scenario: A message of another queue is not found in the source queue
       Given "other" holds "elsewhere"

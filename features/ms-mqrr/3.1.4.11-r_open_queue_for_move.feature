@@ -16,6 +16,7 @@ Feature: MS-MQRR 3.1.4.11 R_OpenQueueForMove (Opnum 11)
     Then the call returns MQ_OK
     And the move context of "mv" is not zero
     And "mv" is a usable queue handle
+    And "mv" is a 20-byte context handle
     When the client moves "m1" from "h" through the move context of "mv"
     Then the call returns MQ_OK
     And "orders;sub" holds "m1"
@@ -32,6 +33,23 @@ Feature: MS-MQRR 3.1.4.11 R_OpenQueueForMove (Opnum 11)
     Then the call returns MQ_OK
     And the handles "mv1" and "mv2" are not the same
     And the move contexts of "mv1" and "mv2" are all different and nonzero
+
+  # pMoveContext is a ULONGLONG: a value the reply cannot carry is no move context at all
+  @clause:MS-MQRR:3.1.4.11:08
+  Scenario: Every move context handed out fits a ULONGLONG
+    When R_OpenQueueForMove is called as "mv1" with:
+      | pQueueFormat |
+      | orders;sub   |
+    And R_OpenQueueForMove is called as "mv2" with:
+      | pQueueFormat |
+      | orders;sub   |
+    And R_OpenQueueForMove is called as "mv3" with:
+      | pQueueFormat |
+      | orders;sub   |
+    And R_OpenQueueForMove is called as "mv4" with:
+      | pQueueFormat |
+      | orders;sub   |
+    Then the move contexts of "mv1", "mv2", "mv3" and "mv4" fit a ULONGLONG
 
   @clause:MS-MQRR:3.1.4.11:08
   Scenario: A closed move handle takes its move context with it

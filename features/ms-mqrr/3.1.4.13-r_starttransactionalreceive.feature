@@ -94,6 +94,21 @@ Feature: MS-MQRR 3.1.4.13 R_StartTransactionalReceive (Opnum 13)
       | 0          | MQ_ACTION_RECEIVE         |
       | id of "o1" | MQ_LOOKUP_RECEIVE_CURRENT |
 
+  # MS-MQDMPR 3.1.1.1 keeps a dead-letter queue for non-transactional messages and another for transactional ones.
+  @clause:MS-MQRR:3.1.4.13:11 @clause:MS-MQDMPR:3.1.3:01
+  Scenario: A transaction cannot read the dead-letter queue, which is not transactional
+    Given a queue "orders"
+    And message "late" is sent to "orders" with:
+      | dead letter         | yes             |
+      | sent                | 120 seconds ago |
+      | time to reach queue | 60              |
+    And "the dead-letter queue" is opened with RECEIVE_ACCESS as "d"
+    When the client starts R_StartTransactionalReceive on "d" in transaction "t" as "r" with:
+      | LookupId | ulAction          |
+      | 0        | MQ_ACTION_RECEIVE |
+    Then the call returns MQ_ERROR_TRANSACTION_USAGE
+    And "the dead-letter queue" holds "late"
+
   # D-44: 3.1.4.13 asks only for "a failure HRESULT" when the handle is not found
   @clause:MS-MQRR:3.1.4.13:10 @clause:MS-MQRR:3.1.4.13:07 @decision:D-44
   Scenario: A closed queue handle is refused

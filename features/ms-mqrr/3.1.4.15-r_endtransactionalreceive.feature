@@ -56,6 +56,37 @@ Feature: MS-MQRR 3.1.4.15 R_EndTransactionalReceive (Opnum 15)
     When transaction "t" is committed
     Then by D-66 "ledger" holds "m2" and "m3" (released) or "m3" (stays-locked)
 
+  # D-66: "t" was enlisted first and holds nothing; RR_NACK concerns only "u", which holds the message
+  @clause:MS-MQRR:3.1.4.15:04 @decision:D-66
+  Scenario: RR_NACK acts on the transaction holding the message, not on one enlisted before it
+    Given the client enlists transaction "u" with R_QMEnlistRemoteTransaction
+    When the client starts R_StartTransactionalReceive on "h" in transaction "u" as "r" with:
+      | ulAction          |
+      | MQ_ACTION_RECEIVE |
+    And the client ends transactional "r" with RR_NACK
+    Then by D-66 "ledger" holds "m1", "m2" and "m3" (released) or "m2" and "m3" (stays-locked)
+    When transaction "u" is committed
+    Then the call returns MQ_OK
+    And by D-66 "ledger" holds "m1", "m2" and "m3" (released) or "m2" and "m3" (stays-locked)
+
+  # MS-MQDMPR:3.1.1.1:03 the transaction as RR_NACK left it is what a restart finds (D-66)
+  @clause:MS-MQRR:3.1.4.15:04 @clause:MS-MQDMPR:3.1.1.1:03 @decision:D-66
+  Scenario: What a transaction still holds after an RR_NACK survives a restart once it is prepared
+    When the client starts R_StartTransactionalReceive on "h" in transaction "t" as "r1" with:
+      | ulAction          |
+      | MQ_ACTION_RECEIVE |
+    And the client ends transactional "r1" with RR_ACK
+    And the client starts R_StartTransactionalReceive on "h" in transaction "t" as "r2" with:
+      | ulAction          |
+      | MQ_ACTION_RECEIVE |
+    And the client ends transactional "r2" with RR_NACK
+    And transaction "t" is prepared
+    And the queue manager restarts
+    Then by D-66 "ledger" holds "m2" and "m3" (released) or "m3" (stays-locked)
+    When transaction "t" is aborted
+    Then the call returns MQ_OK
+    And "ledger" holds "m1", "m2" and "m3"
+
   @clause:MS-MQRR:3.1.4.15:06 @decision:D-69
   Scenario: A transactional receive ended with R_EndReceive is refused, or ended as it started or as R_EndReceive ends
     When the client starts R_StartTransactionalReceive on "h" in transaction "t" as "r" with:

@@ -14,6 +14,7 @@ Feature: MS-MQRR 3.1.4.2 R_OpenQueue (Opnum 2)
       | <queue format> | PEEK_ACCESS | MQ_DENY_NONE |
     Then the call returns MQ_OK
     And "h" is a usable queue handle
+    And "h" is a 20-byte context handle
 
     Examples:
       | kind                   | queue format                                                  |

@@ -55,6 +55,45 @@ Feature: MS-MQRR 3.1.4.3 R_CloseQueue (Opnum 3)
     Then the call returns MQ_ERROR_INVALID_HANDLE
     And "orders" holds "m1" and "m2"
 
+  # the PendingRequestTable is keyed by handle: a close gives back its own handle's receives and no others
+  @clause:MS-MQRR:3.1.4.3:05
+  Scenario: Closing a handle gives back its own receives only, whatever the other handles of the queue
+    Given "orders" holds "m3" and "m4"
+    And "orders" is opened with RECEIVE_ACCESS as "h2"
+    And "orders" is opened with RECEIVE_ACCESS as "h3"
+    And "orders" is opened with RECEIVE_ACCESS as "h4"
+    When the client starts a receive on "h" as "r1"
+    And the client starts a receive on "h2" as "r2"
+    And the client starts a receive on "h3" as "r3"
+    And the client starts a receive on "h4" as "r4"
+    And R_CloseQueue is called on "h2"
+    Then "orders" holds "m2"
+    When R_CloseQueue is called on "h3"
+    Then "orders" holds "m2" and "m3"
+    When the client ends "r1" with RR_ACK
+    And the client ends "r4" with RR_ACK
+    Then the call returns MQ_OK
+    And "orders" holds "m2" and "m3"
+
+  # a receive inside a transaction leaves its message to the transaction, which a close does not end
+  @clause:MS-MQRR:3.1.4.3:05
+  Scenario Outline: Closing a handle leaves a transactional receive's message to its transaction (<outcome>)
+    Given a transactional queue "ledger"
+    And messages "t1" were committed to "ledger"
+    And "ledger" is opened with RECEIVE_ACCESS as "l"
+    And the client begins transaction "t"
+    When the client starts a receive on "l" in transaction "t" as "r"
+    Then the message returned is "t1"
+    When R_CloseQueue is called on "l"
+    Then "ledger" holds nothing
+    When transaction "t" is <outcome>
+    Then "ledger" holds <left>
+
+    Examples:
+      | outcome   | left    |
+      | committed | nothing |
+      | aborted   | "t1"    |
+
   @clause:MS-MQRR:3.1.4.3:05
   Scenario: Closing ends a receive that is still waiting for a message
     Given a queue "idle"

@@ -55,3 +55,20 @@ Feature: MS-MQRR 3.1.4.4 R_CreateCursor (Opnum 4)
     Given queue "orders" is deleted
     When R_CreateCursor is called on "h" as "c"
     Then by D-46 the call returns MQ_ERROR_QUEUE_NOT_AVAILABLE (not-available, purge-ok) or any other failure (other-failure, purge-ok)
+
+  # the client ignores a failed call's outputs (3.1.4.4:03), yet the reply still carries phCursor as a DWORD
+  @clause:MS-MQRR:3.1.4.4:02
+  Scenario Outline: A failed R_CreateCursor still hands back a phCursor its reply can carry (<case>)
+    Given a queue handle "forged" that the server never issued
+    And "orders" is opened with PEEK_ACCESS as "closed"
+    And R_CloseQueue is called on "closed"
+    And queue "orders" is deleted
+    When R_CreateCursor is called on "<handle>" as "c"
+    Then the HRESULT is a failure code
+    And the phCursor returned fits a DWORD
+
+    Examples:
+      | case                             | handle |
+      | a handle the server never issued | forged |
+      | a closed handle                  | closed |
+      | a handle whose queue was deleted | h      |

@@ -417,6 +417,21 @@ Feature: MS-MQRR 3.1.4.7 R_StartReceive (Opnum 7)
       | m2   | MQ_LOOKUP_RECEIVE_CURRENT | the call returns MQ_ERROR_MESSAGE_NOT_FOUND                                                          |
       | m2   | MQ_LOOKUP_PEEK_CURRENT    | the call returns MQ_ERROR_TRANSACTION_USAGE                                                          |
 
+  # LookupId is a ULONGLONG: any value is a valid parameter, and one that no message has is not found
+  @clause:MS-MQRR:3.1.4.7:25
+  Scenario Outline: A lookup identifier that no message has is not found, however large (<id>)
+    When R_StartReceive is called on "h" with:
+      | LookupId | hCursor | ulAction               | ulTimeout |
+      | <id>     | 0       | MQ_LOOKUP_PEEK_CURRENT | 0         |
+    Then the call returns MQ_ERROR_MESSAGE_NOT_FOUND
+    And "orders" holds "m1", "m2" and "m3"
+
+    Examples:
+      | id                 |
+      | 0x7FFFFFFFFFFFFFFF |
+      | 0x8000000000000000 |
+      | 0xFFFFFFFFFFFFFFFF |
+
   @clause:MS-MQRR:3.1.4.7:25 @clause:MS-MQRR:3.1.4.7:21
   Scenario: A lookup of a message that left the queue fails with MQ_ERROR_MESSAGE_NOT_FOUND
     When the client peeks "m1" by lookup id with MQ_LOOKUP_PEEK_CURRENT on "h"
@@ -986,6 +1001,26 @@ Feature: MS-MQRR 3.1.4.7 R_StartReceive (Opnum 7)
       | a cursor never issued      | RECEIVE_ACCESS | 0      | bogus  | MQ_ACTION_PEEK_CURRENT | STATUS_INVALID_HANDLE      |
       | a lookup id no message has | RECEIVE_ACCESS | 0x0100 | 0      | MQ_LOOKUP_PEEK_CURRENT | MQ_ERROR_MESSAGE_NOT_FOUND |
       | nothing there in time      | RECEIVE_ACCESS | 0x0100 | 0      | MQ_LOOKUP_PEEK_NEXT    | MQ_ERROR_MESSAGE_NOT_FOUND |
+
+  # a failed call's outputs mean nothing to the client (3.1.4.7:15), yet the reply still carries them: the
+  # array is sized by pdwNumberOfSections and each value has its IDL type, or the failure turns into an RPC fault
+  @clause:MS-MQRR:3.1.4.7:10 @clause:MS-MQRR:3.1.4.7:32
+  Scenario Outline: A failed R_StartReceive still hands back outputs its reply can carry (<case>)
+    Given a queue "q32"
+    And "q32" holds "m1"
+    And "q32" is opened with RECEIVE_ACCESS as "h32"
+    And "bogus" is a cursor handle the server never issued on "h32"
+    When R_StartReceive is called on "h32" with:
+      | LookupId | hCursor  | ulAction | ulTimeout |
+      | <lookup> | <cursor> | <action> | 0         |
+    Then the call returns <status>
+    And the outputs fit the reply: pdwNumberOfSections counts ppPacketSections, pdwArriveTime is a DWORD and pSequenceId a ULONGLONG
+
+    Examples:
+      | case                       | lookup | cursor | action                 | status                     |
+      | an action the table lacks  | 0      | 0      | 0x12345678             | MQ_ERROR_INVALID_PARAMETER |
+      | a cursor never issued      | 0      | bogus  | MQ_ACTION_PEEK_CURRENT | STATUS_INVALID_HANDLE      |
+      | a lookup id no message has | 0x0100 | 0      | MQ_LOOKUP_PEEK_CURRENT | MQ_ERROR_MESSAGE_NOT_FOUND |
 
   # D-49: the access check is the client's duty; a server that makes it answers in the return value too
   @clause:MS-MQRR:3.1.4.7:32 @decision:D-49

@@ -60,6 +60,20 @@ Feature: MS-MQRR 3.1.4.8 R_CancelReceive (Opnum 8)
     When the client ends "w2" with RR_ACK
     Then the call returns MQ_OK
 
+  # the cancel picks its read by dwRequestId alone, whichever of the waiting reads comes first
+  @clause:MS-MQRR:3.1.4.8:04
+  Scenario: Cancelling the later of two waiting reads leaves the earlier one waiting
+    When the client waits on "h" for up to INFINITE ms in the background as "w1"
+    And the client waits on "h" for up to INFINITE ms in the background as "w2"
+    And the client cancels "w2"
+    And the background call "w2" completes
+    Then the call returns MQ_ERROR_OPERATION_CANCELLED
+    And the background call "w1" is still waiting
+    When message "late" is sent to "inbox"
+    And the background call "w1" completes
+    Then the call returns MQ_OK
+    And the message returned is "late"
+
   @clause:MS-MQRR:3.1.4.8:04 @clause:MS-MQRR:3.1.4.7:24
   Scenario Outline: Every kind of waiting receive can be cancelled
     Given cursor "c" is created on "h"

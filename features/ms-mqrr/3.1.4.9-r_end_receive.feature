@@ -85,6 +85,22 @@ Feature: MS-MQRR 3.1.4.9 R_EndReceive (Opnum 9)
       | the client receives from "h"               |
       | the client starts a receive on "h2" as "r" |
 
+  # the test is for an entry of this handle: entries of the queue's other handles, whatever their values, count not
+  @clause:MS-MQRR:3.1.4.9:05
+  Scenario: A handle with no receive of its own gets MQ_ERROR_INVALID_HANDLE while other handles hold receives
+    Given "orders" is opened with RECEIVE_ACCESS as "h2"
+    And "orders" is opened with RECEIVE_ACCESS as "h3"
+    And "orders" is opened with RECEIVE_ACCESS as "e1"
+    And "orders" is opened with RECEIVE_ACCESS as "e2"
+    When the client starts a receive on "h" as "r1"
+    And the client starts a receive on "h2" as "r2"
+    And the client starts a receive on "h3" as "r3"
+    And the client ends request id 7 on "e1" with RR_ACK
+    Then the call returns MQ_ERROR_INVALID_HANDLE
+    When the client ends request id 7 on "e2" with RR_ACK
+    Then the call returns MQ_ERROR_INVALID_HANDLE
+    And "orders" holds nothing
+
   @clause:MS-MQRR:3.1.4.9:05
   Scenario: The request of another handle is not ended through this one
     Given "orders" is opened with RECEIVE_ACCESS as "h2"

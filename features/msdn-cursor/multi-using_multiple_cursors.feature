@@ -55,3 +55,24 @@ Feature: MSDN Cursor Behavior when Using Multiple Cursors (MULTI)
     Then the call returns MQ_ERROR_MESSAGE_ALREADY_RECEIVED
     When cursor "c2" peeks the next message
     Then the message returned is "m4"
+
+  # D-06: a removed message keeps its place while any cursor rests there, so a message filed after that
+  # place later ("n" at priority 3, between "x" at 5 and "y" at 1) is the next one from it, even after
+  # the cursor that took the message has moved on.
+  @clause:MSDN-CURSOR:MULTI:04
+  Scenario: A cursor whose message another cursor took moves on to a message filed after it later
+    Given message "x" is sent to "orders" with:
+      | priority | 5 |
+    And message "y" is sent to "orders" with:
+      | priority | 1 |
+    And cursor "c1" is created on "h"
+    And cursor "c2" is created on "h"
+    When cursor "c1" peeks the current message
+    And cursor "c2" receives
+    Then the message returned is "x"
+    When cursor "c2" receives
+    Then the message returned is "y"
+    When message "n" is sent to "orders" with:
+      | priority | 3 |
+    And cursor "c1" peeks the next message
+    Then the message returned is "n"
