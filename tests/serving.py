@@ -28,5 +28,14 @@ def served(target: str = "reference"):
         threading.Thread(target=lambda: log.extend(process.stderr), daemon=True).start()
         yield f"mqrr://127.0.0.1:{match.group(1)}"
     finally:
-        process.terminate()
-        process.wait(30)
+        stop(process, 30)
+
+
+def stop(process: subprocess.Popen, grace: float) -> None:
+    """Terminate `process`; kill it if it has not gone within `grace` seconds."""
+    process.terminate()
+    try:
+        process.wait(grace)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(10)

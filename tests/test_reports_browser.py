@@ -21,6 +21,7 @@ import pytest
 
 from reports.pipeline import make_report
 from reports.render_html import PAGES
+from tests.serving import stop
 from tests.test_reports_fixtures import SHOWN_TARGET, SUITE, history, spark  # noqa: F401
 
 pytestmark = pytest.mark.spark
@@ -98,12 +99,7 @@ def browser(tmp_path):
         finally:
             tools.close()
     finally:
-        process.terminate()
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
+        stop(process, 15)
 
 
 def test_the_report_renders_its_matrix_in_chromium_without_errors_or_network(spark, browser, tmp_path):

@@ -20,6 +20,7 @@ import pytest
 from reports.ingest import TABLES
 from reports.pipeline import STAGES
 from reports.session import prepare_environment
+from tests.serving import stop
 from tests.test_reports_fixtures import history, spark  # noqa: F401
 
 pytestmark = pytest.mark.spark
@@ -68,12 +69,7 @@ def standalone_cluster(logs: Path):
         yield f"spark://127.0.0.1:{port}", (f"127.0.0.1:{port}", f"127.0.0.1:{worker_port}")
     finally:
         for process in reversed(started):   # the worker first (it stops its executors), then the master
-            process.terminate()
-            try:
-                process.wait(30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(10)
+            stop(process, 30)
         for file in files.values():
             file.close()
 
