@@ -16,8 +16,6 @@ import re
 from functools import cache
 from pathlib import Path
 
-from reference.readings import OPEN_DECISIONS
-
 
 def mutant_key(module: str, operator: str, line: str, changed: str) -> str:
     return f"{module} | {operator} | {line} => {changed}"
@@ -30,11 +28,36 @@ def line_key(module: str, line: str) -> str:
 def explanation(module: str, operator: str, line: str, changed: str, source: Path | None = None,
                 start: tuple[int, int] | None = None) -> str:
     """Why the mutant is equivalent to the reference, or "" if nobody has shown it.  With the project copy the
-    mutant was made in (`source`) and its position, a change to the test of a decision's only branch is
-    recognised as choosing the decision's other reading."""
-    return (EQUIVALENT_MUTANTS.get(mutant_key(module, operator, line, changed))
-            or EQUIVALENT_LINES.get(line_key(module, line), "")
-            or (reading_switch(source, module, operator, tuple(start)) if source and start else ""))
+    mutant was made in (`source`) and its position, a change inside a postponed annotation, and one to the test of
+    a decision's only branch (choosing the decision's other reading), are recognised as such."""
+    found = EQUIVALENT_MUTANTS.get(mutant_key(module, operator, line, changed)) or \
+        EQUIVALENT_LINES.get(line_key(module, line), "")
+    if found or not (source and start and (source / module).is_file()):
+        return found
+    return (ANNOTATION if in_annotation(_tree(source / module), tuple(start)) else "") or \
+        reading_switch(source, module, operator, tuple(start))
+
+
+ANNOTATION = ("the change falls inside an annotation, which `from __future__ import annotations` keeps as a string "
+              "that nothing evaluates")
+
+
+def in_annotation(tree: ast.Module, start: tuple[int, int]) -> bool:
+    """Whether `start` (line from 1, column from 0) falls inside an annotation of a module that postpones their
+    evaluation."""
+    if not any(isinstance(node, ast.ImportFrom) and node.module == "__future__"
+               and any(alias.name == "annotations" for alias in node.names) for node in tree.body):
+        return False
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            arguments = node.args.posonlyargs + node.args.args + node.args.kwonlyargs + [node.args.vararg,
+                                                                                      node.args.kwarg]
+            found += [argument.annotation for argument in arguments if argument and argument.annotation]
+            found += [node.returns] if node.returns else []
+        elif isinstance(node, ast.AnnAssign):
+            found.append(node.annotation)
+    return any((a.lineno, a.col_offset) <= start < (a.end_lineno, a.end_col_offset) for a in found)
 
 
 _BRANCH = re.compile(r'readings\["(D-\d+)"\]')
@@ -59,6 +82,9 @@ def reading_switch(source: Path, module: str, operator: str, start: tuple[int, i
     """The explanation of a mutant that only changes which branch of a two-reading open decision's only branch
     point runs (the test `readings["D-NN"] == "reading"` itself): the reference then behaves as one of the two
     readings, both of which the suite accepts by design (issue 8), or "" if the mutant is not such a change."""
+    # imported here: the fork server imports this module before it may import the reference
+    from reference.readings import OPEN_DECISIONS
+
     path = source / module
     if not path.is_file():
         return ""

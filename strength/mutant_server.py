@@ -49,6 +49,8 @@ import coverage
 import pytest
 from hypothesis import settings
 
+from .equivalent_mutants import ANNOTATION, in_annotation
+
 _REFERENCE = Path(__file__).resolve().parents[1] / "reference"
 _IMPORT = "import"   # the coverage context of everything before the first test
 
@@ -155,8 +157,8 @@ class Server:
     def __init__(self, session, baseline: dict, out: Path, jobs: int):
         self.session, self.baseline, self.out, self.jobs = session, baseline, out, max(1, jobs)
         self.live = _live_functions()
-        self.sources: dict[str, tuple[str, dict]] = {}
-        self.done = 0
+        self.sources: dict[str, tuple[str, dict, ast.Module]] = {}
+        self.done = self.total = 0
 
     def run(self, plan: list[dict]) -> None:
         running: dict[int, tuple] = {}
@@ -194,8 +196,8 @@ class Server:
         mutant, decision, result_file, begun, _ = running.pop(pid)
         seconds = time.monotonic() - begun
         if not result_file.is_file():
-            self.emit(mutant, {**decision, "outcome": "killed", "output": "the child died without a verdict (a "
-                                                                          "crash of the interpreter)"}, seconds)
+            self.emit(mutant, {**decision, "outcome": "incompetent",   # the tool's failure, not a test's
+                               "output": "the child died without a verdict"}, seconds)
             return
         ran, failed = json.loads(result_file.read_text(encoding="utf-8"))
         result_file.unlink()
@@ -230,7 +232,7 @@ class Server:
         import cosmic_ray.plugins
         from cosmic_ray.mutating import _make_diff, mutate_code
         path = os.path.realpath(mutant["module"])
-        original, codes = self.module(path)
+        original, codes, tree = self.module(path)
         operator = cosmic_ray.plugins.get_operator(mutant["operator"])(**mutant.get("operator_args", {}))
         mutated = mutate_code(original, operator, mutant["occurrence"])
         if mutated is None:
@@ -240,11 +242,11 @@ class Server:
             mutated_codes = _code_index(compile(mutated, path, "exec"))
         except SyntaxError as error:
             return {"outcome": "incompetent", "output": f"the mutant does not compile: {error}", "diff": diff}
-        if in_annotation(original, tuple(mutant["start"])):
+        if in_annotation(tree, tuple(mutant["start"])):
             return {"outcome": "survived", "diff": diff, "output": ANNOTATION}
         patches = _patches(codes, mutated_codes, self.live, path)
         if patches is not None:
-            first, last = _statement_lines(original, mutant["start"], mutant["end"])
+            first, last = _statement_lines(tree, mutant["start"], mutant["end"])
             if any(line in self.baseline["imported"].get(path, ()) for line in range(first, last + 1)):
                 return {"outcome": "process", "diff": diff, "output": "a change in code the import runs"}
             changes = [(function, "__code__", code) for functions, code in patches for function in functions]
@@ -263,10 +265,11 @@ class Server:
         return {"changes": changes, "order": order, "diff": diff,
                 "deadline": 60.0 + 4 * sum(durations[index] for index in order)}
 
-    def module(self, path: str) -> tuple[str, dict]:
+    def module(self, path: str) -> tuple[str, dict, ast.Module]:
+        """The module's text, its code objects and its syntax tree, read once."""
         if path not in self.sources:
             text = Path(path).read_text(encoding="utf-8")
-            self.sources[path] = (text, _code_index(compile(text, path, "exec")))
+            self.sources[path] = (text, _code_index(compile(text, path, "exec")), ast.parse(text))
         return self.sources[path]
 
 
@@ -329,29 +332,6 @@ def _patches(original: dict, mutated: dict, live: dict, path: str) -> list | Non
     return patches or None
 
 
-ANNOTATION = ("the change falls inside an annotation, which `from __future__ import annotations` keeps as a string "
-              "that nothing evaluates")
-
-
-def in_annotation(source: str, start: tuple[int, int]) -> bool:
-    """Whether `start` (line from 1, column from 0) falls inside an annotation of a module that postpones their
-    evaluation."""
-    tree = ast.parse(source)
-    if not any(isinstance(node, ast.ImportFrom) and node.module == "__future__"
-               and any(alias.name == "annotations" for alias in node.names) for node in tree.body):
-        return False
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            arguments = node.args.posonlyargs + node.args.args + node.args.kwonlyargs + [node.args.vararg,
-                                                                                      node.args.kwarg]
-            found += [argument.annotation for argument in arguments if argument and argument.annotation]
-            found += [node.returns] if node.returns else []
-        elif isinstance(node, ast.AnnAssign):
-            found.append(node.annotation)
-    return any((a.lineno, a.col_offset) <= start < (a.end_lineno, a.end_col_offset) for a in found)
-
-
 def _default_change(original: str, mutated: str, start: tuple[int, int], live: dict, path: str):
     """([(function, "__defaults__" or "__kwdefaults__", new value)], lines of the function's body) when the change
     is to a literal default value of a live function, else None."""
@@ -394,12 +374,12 @@ def _default_change(original: str, mutated: str, start: tuple[int, int], live: d
     return changes, (node.body[0].lineno, node.end_lineno or node.body[0].lineno)
 
 
-def _statement_lines(source: str, start: list[int], end: list[int]) -> tuple[int, int]:
+def _statement_lines(tree: ast.Module, start: list[int], end: list[int]) -> tuple[int, int]:
     """The lines whose execution can meet the change: the innermost statement around it (a compound statement's
     header only)."""
     first, last = start[0], end[0]
     best = None
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(tree):
         if (isinstance(node, ast.stmt) and node.lineno <= first and (node.end_lineno or node.lineno) >= last
                 and (best is None or node.lineno >= best.lineno)):
             best = node

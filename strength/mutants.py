@@ -40,11 +40,9 @@ import subprocess
 import sys
 import threading
 import time
-from functools import cache
 from pathlib import Path
 
 from .equivalent_mutants import explanation
-from .mutant_server import ANNOTATION, in_annotation
 from .run import COPIED, COPIED_FILES, ROOT, StrengthError, make_copy
 
 # The core of the reference: the queue manager's rules.  Left out: the SQLite store (sqlite_store.py) and the
@@ -337,9 +335,8 @@ def report(session: Path, source: Path, seconds: float, jobs: int, baseline_seco
                      "operator": mutation.operator_name, "occurrence": mutation.occurrence,
                      "outcome": outcome, "timed_out": timed_out, "diff": result.diff or "",
                      "killed_by": killed_by if killed_by != (result.output or "") else "",
-                     "key": key, "equivalent": (explanation(module, mutation.operator_name, line, changed, source,
-                                                             mutation.start_pos)
-                                                 or _annotation(source / module, mutation.start_pos))})
+                     "key": key, "equivalent": explanation(module, mutation.operator_name, line, changed, source,
+                                                           mutation.start_pos)})
     killed = sum(1 for row in rows if row["outcome"] == "killed")
     survived = [row for row in rows if row["outcome"] == "survived"]
     judged = killed + len(survived)
@@ -359,16 +356,6 @@ def report(session: Path, source: Path, seconds: float, jobs: int, baseline_seco
         "survivors": sorted(survived, key=lambda row: (row["module"], row["line"])),
         "results": sorted(rows, key=lambda row: (row["module"], row["line"], row["operator"])),
     }
-
-
-def _annotation(path: Path, start: tuple[int, int]) -> str:
-    """ANNOTATION if the mutation starts inside an annotation of `path` that nothing evaluates."""
-    return ANNOTATION if path.is_file() and in_annotation(_text(path), tuple(start)) else ""
-
-
-@cache
-def _text(path: Path) -> str:
-    return path.read_text(encoding="utf-8")
 
 
 def _changed_line(diff: str | None) -> str:

@@ -3,19 +3,20 @@ must run to meet it (the fork server of `mqspec strength --mutants`, issue 9).""
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import sys
 import textwrap
 
 import pytest
 
+from strength.equivalent_mutants import in_annotation
 from strength.mutant_server import (
     _code_index,
     _default_change,
     _live_functions,
     _patches,
     _statement_lines,
-    in_annotation,
 )
 
 MODULE = textwrap.dedent('''\
@@ -113,10 +114,10 @@ def test_a_change_no_patch_can_carry_is_left_to_a_copy(module, old, new):
 def test_lines_a_test_must_run_to_meet_the_change():
     # a simple statement: all its lines; a compound statement: its header only, however the body runs
     body, column = position("value * scale + extra")
-    assert _statement_lines(MODULE, [body, column], [body, column + 5]) == (body, body)
+    assert _statement_lines(ast.parse(MODULE), [body, column], [body, column + 5]) == (body, body)
     header = MODULE.splitlines().index("        if (a > 1 and") + 1
-    assert _statement_lines(MODULE, [header + 1, 20], [header + 1, 21]) == (header, header + 1)
-    assert _statement_lines(MODULE, [header, 15], [header, 16]) == (header, header)
+    assert _statement_lines(ast.parse(MODULE), [header + 1, 20], [header + 1, 21]) == (header, header + 1)
+    assert _statement_lines(ast.parse(MODULE), [header, 15], [header, 16]) == (header, header)
 
 
 def position(text: str) -> tuple[int, int]:
@@ -141,6 +142,7 @@ def test_a_literal_default_is_patched_into_the_live_function(module, old, new, e
 
 
 def test_a_change_inside_a_postponed_annotation_is_recognised():
-    assert in_annotation(MODULE, position("int | None"))
-    assert not in_annotation(MODULE, position("value * scale + extra"))
-    assert not in_annotation(MODULE.replace("from __future__ import annotations", ""), position("int | None"))
+    assert in_annotation(ast.parse(MODULE), position("int | None"))
+    assert not in_annotation(ast.parse(MODULE), position("value * scale + extra"))
+    assert not in_annotation(ast.parse(MODULE.replace("from __future__ import annotations", "")),
+                             position("int | None"))
