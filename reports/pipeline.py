@@ -28,7 +28,7 @@ from pyspark.sql import DataFrame, SparkSession, functions as F
 
 from mqspec.catalogue import CatalogueError, load_catalogue
 
-from . import ingest, strength, suite
+from . import ingest, strength, strength_files, suite
 from .coverage import coverage, never_exercised
 from .errors import InputError, ReportError
 from .history import changes, flaky, verdict_history
@@ -118,7 +118,7 @@ def compute(spark: SparkSession, tables: dict[str, str], directory: Path, progre
 
     with ThreadPoolExecutor(WORKERS, thread_name_prefix="stage") as pool:
         # strength results, when ingested, are one wave more: its stages read only ingested tables
-        for wave in WAVES + ((tuple(strength.STAGES),) if strength.TABLES[0] in paths else ()):
+        for wave in WAVES + ((tuple(strength.STAGES),) if strength_files.TABLES[0] in paths else ()):
             paths.update(zip(wave, pool.map(run, wave)))
     return paths
 
@@ -168,7 +168,7 @@ def make_report(inputs: list, output: Path, *, master: str = "local[*]", spark: 
             staging.add("suite_scenarios", scenarios)
         finally:
             staging.close()
-        strength_read, problems = strength.stage(staging.directory / "strength", strength_inputs)
+        strength_read, problems = strength_files.stage(staging.directory / "strength", strength_inputs)
         errors += problems
         if not runs and not strength_read:
             raise NothingToReport(errors)
@@ -179,7 +179,7 @@ def make_report(inputs: list, output: Path, *, master: str = "local[*]", spark: 
         errors += problems
         progress.advance("machine steps")
         if strength_read:
-            tables.update(strength.load(spark, staging.directory / "strength", output / "tables"))
+            tables.update(strength_files.load(spark, staging.directory / "strength", output / "tables"))
             progress.advance("strength")
         shutil.rmtree(staging.directory)
         timings["ingest"] = time.monotonic() - begin - timings.get("spark_start", 0.0)

@@ -45,8 +45,6 @@ import re
 
 from pyspark.sql import Column, DataFrame, SparkSession, functions as F
 
-from .strength_files import TABLES, load, stage  # noqa: F401 - the pipeline's entry points, read there
-
 UNTAGGED = "(untagged)"      # a catching test without a clause tag, as strength/run.py names it
 
 
