@@ -5,11 +5,13 @@ moved it closes (control operation restart_holding_ports, capability port_confli
 from __future__ import annotations
 
 import socket
+from pathlib import Path
 
 import pytest
 
 from adapters import MessageProperties, connect
 from adapters.mqrr.control import ControlError
+from adapters.mqrr.serve import EPHEMERAL_RANGE, PORT_STEP, PORT_TRIES, _free_sequence
 from protocol.constants import Access, ShareMode
 from protocol.hresult import HRESULT
 from protocol.queue_format import from_format_name
@@ -59,3 +61,16 @@ def test_a_configured_cleanup_period_is_refused_out_of_range_and_forgotten_by_a_
         assert served.control.target.server.pending_request_cleanup_ms == 60_000   # a restart keeps it
         client.reset()
         assert served.control.target.server.pending_request_cleanup_ms == 300_000  # a reset forgets it
+
+
+def test_port_0_draws_a_sequence_below_the_ephemeral_range_that_is_free(served, monkeypatch, tmp_path):
+    """A client connection's local port is drawn from the ephemeral range; a sequence there could lose a port
+    to one while the server restarts, and the server would land a step further than the ports held."""
+    low = int(Path(EPHEMERAL_RANGE).read_text().split()[0])
+    assert served.first_port == served.port and served.port + (PORT_TRIES - 1) * PORT_STEP < low
+    assert all(_refused(served.port + attempt * PORT_STEP) for attempt in range(1, PORT_TRIES))
+    narrow = tmp_path / "range"
+    narrow.write_text("1300\t60999\n")   # room for one sequence start only: 1024 .. 1300 - 16 * 11
+    monkeypatch.setattr("adapters.mqrr.serve.EPHEMERAL_RANGE", str(narrow))
+    first = _free_sequence("127.0.0.1", PORT_TRIES)
+    assert 1024 <= first and first + (PORT_TRIES - 1) * PORT_STEP < 1300

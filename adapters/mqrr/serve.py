@@ -3,14 +3,18 @@
 `serve(target, host, port)` starts a DceRpcServer with both interfaces and returns
 the running `Served`.  MS-MQRR 3.1.4.1: when the port asked for is busy the
 server tries that port plus 11, plus 22, and so on; `Served.port` is the one it
-got, and what R_GetServerPort answers.
+got, and what R_GetServerPort answers.  Port 0 asks for any free sequence: one whose ports
+all lie below the kernel's ephemeral range, so that a client connection's local port
+cannot take one of them while the server is restarted.
 """
 
 from __future__ import annotations
 
 import errno
+import random
 import socket
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from protocol.idl import PORT_STEP
 
@@ -19,6 +23,7 @@ from .control import ControlService
 from .dcerpc_server import DceRpcServer
 from .service import RemoteReadService
 
+EPHEMERAL_RANGE = "/proc/sys/net/ipv4/ip_local_port_range"
 ANNOUNCED = frozenset({"virtual_time", "restart", "list_messages", "reset", "configure", "queue_manager_quota"})  # passed on by control
 PORT_TRIES = 16
 
@@ -28,7 +33,7 @@ class Served:
     server: DceRpcServer
     remote_read: RemoteReadService
     control: ControlService
-    first_port: int = 0                 # where the port sequence starts: the port asked for, else the first one got
+    first_port: int = 0                 # where the port sequence starts: the port asked for, else the one drawn
     holders: list = field(default_factory=list)   # sockets of "another program" holding ports of the sequence
     mqqb: object = None                           # the MS-MQQB listener on a second port (mqqb_wire.py, mqqb_peer)
 
@@ -83,7 +88,8 @@ def serve(target: Target, host: str = "127.0.0.1", port: int = 0, *, log=None, t
     """Start serving `target`; OSError when no port of the sequence can be bound."""
     remote_read = RemoteReadService(target)
     control = ControlService(target, target.capabilities & ANNOUNCED, remote_read)
-    candidates = [port + attempt * PORT_STEP for attempt in range(tries)] if port else [0]
+    port = port or _free_sequence(host, tries)
+    candidates = [port + attempt * PORT_STEP for attempt in range(tries)]
     for candidate in candidates:
         server = DceRpcServer([remote_read, control], host, candidate, log=log)
         try:
@@ -93,7 +99,7 @@ def serve(target: Target, host: str = "127.0.0.1", port: int = 0, *, log=None, t
                 raise
             continue  # MS-MQRR:3.1.4.1:02 a busy port: try 11 higher
         remote_read.port = server.port  # MS-MQRR:3.1.4.1:01 R_GetServerPort answers the port in use
-        served = Served(server, remote_read, control, first_port=port or server.port)
+        served = Served(server, remote_read, control, first_port=port)
         control.restart_holding_ports = served.restart_holding_ports
         control.capabilities = control.capabilities | {"port_conflict"}
         if "mqqb_peer" in target.capabilities:
@@ -103,3 +109,27 @@ def serve(target: Target, host: str = "127.0.0.1", port: int = 0, *, log=None, t
             control.capabilities = control.capabilities | {"mqqb_peer"}
         return served
     raise AssertionError("every candidate port either served or raised")
+
+
+def _free_sequence(host: str, tries: int) -> int:
+    """A first port whose `tries` ports in steps of PORT_STEP are all free now and all below the ephemeral
+    range (where connect() picks local ports); OSError when 200 draws find none."""
+    try:
+        low = int(Path(EPHEMERAL_RANGE).read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768   # the Linux default, and close to what other systems use
+    top = min(low, 65536) - tries * PORT_STEP
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    for _ in range(200):
+        first = random.randrange(1024, max(top, 1025))
+        held = []
+        try:
+            for attempt in range(tries):
+                held.append(socket.create_server((host, first + attempt * PORT_STEP), family=family))
+            return first
+        except OSError:
+            continue
+        finally:
+            for holder in held:
+                holder.close()
+    raise OSError(errno.EADDRINUSE, f"no free sequence of {tries} ports in steps of {PORT_STEP} below {low}")
