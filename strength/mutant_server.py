@@ -21,9 +21,11 @@ project; after the collection it takes over the test loop:
    test that never reaches them cannot behave differently), fastest first, and stops at the
    first failure: killed by that test.  If no test ran the lines, the mutant survives
    without a run.  A change a patch cannot carry (module or class level, a decorator, a
-   default value, code the import runs) is answered "process": the caller
-   (strength/mutants.py) runs it the slow way, the file changed in a copy and the whole
-   suite run there.
+   default value, code the import runs) is carried by importing the reference afresh in
+   the child: its modules (and the adapter that hosts it) leave sys.modules and come back
+   with the mutated text for the one module, as a copy of the file would give them.  Such
+   a change can reach any test, so every test runs, fastest first, those that run a line
+   naming what the changed statement defines ahead of the others.
 3. At most --mutant-jobs children run at once.  A child past its deadline (four times the
    baseline duration of its tests plus a minute) is killed: killed by the time-out.
 
@@ -37,6 +39,8 @@ from __future__ import annotations
 import ast
 import gc
 import importlib
+import importlib.abc
+import importlib.util
 import json
 import os
 import signal
@@ -101,6 +105,17 @@ def _run_items(session, order: list[int]) -> tuple[int, str | None]:
         if session.testsfailed:
             return position + 1, items[index].nodeid
     return len(order), None
+
+
+def _verdict(session, decision: dict) -> list:
+    """[tests run, node id of the first failure or None] of a child; the reference imported afresh first when the
+    change needs it."""
+    if "reload" in decision:
+        try:
+            _reload(*decision["reload"])
+        except Exception as error:   # the mutated module does not import: the suite could not even start
+            return [0, f"the import ({type(error).__name__}: {error})"]
+    return list(_run_items(session, decision["order"]))
 
 
 def _baseline(session, where: Path) -> dict:
@@ -211,8 +226,7 @@ class Server:
             _quiet()
             for function, attribute, value in decision["changes"]:
                 setattr(function, attribute, value)
-            ran, failed = _run_items(self.session, decision["order"])
-            result_file.write_text(json.dumps([ran, failed]), encoding="utf-8")
+            result_file.write_text(json.dumps(_verdict(self.session, decision)), encoding="utf-8")
             status = 0
         finally:
             os._exit(status)
@@ -248,12 +262,12 @@ class Server:
         if patches is not None:
             first, last = _statement_lines(tree, mutant["start"], mutant["end"])
             if any(line in self.baseline["imported"].get(path, ()) for line in range(first, last + 1)):
-                return {"outcome": "process", "diff": diff, "output": "a change in code the import runs"}
+                return self.reloaded(path, mutated, tree, mutant, diff)   # code the import runs
             changes = [(function, "__code__", code) for functions, code in patches for function in functions]
         else:
             default = _default_change(original, mutated, tuple(mutant["start"]), self.live, path)
             if default is None:
-                return {"outcome": "process", "diff": diff, "output": "a change at module or class level"}
+                return self.reloaded(path, mutated, tree, mutant, diff)   # module or class level
             changes, (first, last) = default
         covering = set()
         for line in range(first, last + 1):
@@ -265,12 +279,87 @@ class Server:
         return {"changes": changes, "order": order, "diff": diff,
                 "deadline": 60.0 + 4 * sum(durations[index] for index in order)}
 
+    def reloaded(self, path: str, mutated: str, tree: ast.Module, mutant: dict, diff: str) -> dict:
+        """Every test, for a change the reference's import carries: first those that run a line naming what the
+        changed statement defines (quicker kills), each group fastest first."""
+        names = _defined_names(tree, tuple(mutant["start"]))
+        near = set()
+        for module_path, lines in self.mentions(names).items():
+            for line in lines:
+                near.update(self.baseline["lines"].get(module_path, {}).get(line, ()))
+        durations = self.baseline["durations"]
+        order = sorted(range(len(durations)), key=lambda index: (index not in near, durations[index]))
+        return {"changes": [], "reload": (path, mutated), "order": order, "diff": diff,
+                "deadline": 60.0 + 4 * sum(durations)}
+
+    def mentions(self, names: set[str]) -> dict[str, set[int]]:
+        """file -> lines of the reference that name one of `names` (a variable, an attribute, an import)."""
+        found: dict[str, set[int]] = {}
+        for module in sorted(_REFERENCE.glob("*.py")):
+            path = os.path.realpath(module)
+            _, _, tree = self.module(path)
+            for node in ast.walk(tree):
+                name = (node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute)
+                        else node.name if isinstance(node, ast.alias) else None)
+                if name in names:
+                    found.setdefault(path, set()).add(node.lineno)
+        return found
+
     def module(self, path: str) -> tuple[str, dict, ast.Module]:
         """The module's text, its code objects and its syntax tree, read once."""
         if path not in self.sources:
             text = Path(path).read_text(encoding="utf-8")
             self.sources[path] = (text, _code_index(compile(text, path, "exec")), ast.parse(text))
         return self.sources[path]
+
+
+class _MutatedModule(importlib.abc.MetaPathFinder):
+    """Finds one module of the reference with the mutant's text in place of the file's."""
+
+    def __init__(self, name: str, path: str, text: str) -> None:
+        self.name, self.path, self.text = name, path, text
+
+    def find_spec(self, fullname, path=None, target=None):
+        return importlib.util.spec_from_loader(fullname, self, origin=self.path) if fullname == self.name else None
+
+    def create_module(self, spec):
+        return None   # the default module object
+
+    def exec_module(self, module) -> None:
+        module.__file__ = self.path
+        # the mutated text, run as the module: a copy of the file with the change would run the same
+        exec(compile(self.text, self.path, "exec"), module.__dict__)  # noqa: S102
+
+
+def _reload(path: str, text: str) -> None:
+    """The reference imported afresh with `text` as the module at `path`, with the adapter that hosts it (the
+    only module outside reference/ that imports it; the suite reaches it through adapters.connect)."""
+    for name in [name for name in sys.modules if name.split(".")[0] == "reference" or name == "adapters.in_process"]:
+        del sys.modules[name]
+    sys.meta_path.insert(0, _MutatedModule(f"reference.{Path(path).stem}", path, text))
+    for module in sorted(_REFERENCE.glob("*.py")):
+        importlib.import_module(f"reference.{module.stem}")
+
+
+def _defined_names(tree: ast.Module, start: tuple[int, int]) -> set[str]:
+    """What the module- or class-level statement around `start` defines, with the classes around it."""
+    names: set[str] = set()
+    body = tree.body
+    while True:
+        around = next((node for node in body if node.lineno <= start[0] <= (node.end_lineno or node.lineno)), None)
+        if around is None:
+            return names
+        if isinstance(around, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            names.add(around.name)
+        targets = (around.targets if isinstance(around, ast.Assign) else
+                   [around.target] if isinstance(around, (ast.AnnAssign, ast.AugAssign)) else [])
+        for target in targets:
+            for node in ast.walk(target):
+                if isinstance(node, (ast.Name, ast.Attribute)):
+                    names.add(node.id if isinstance(node, ast.Name) else node.attr)
+        if not isinstance(around, ast.ClassDef):
+            return names
+        body = around.body
 
 
 def _live_functions(root: Path = _REFERENCE) -> dict:

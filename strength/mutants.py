@@ -12,10 +12,8 @@ in that copy collects the suite (features/: the scenarios and the machines) once
 under coverage which tests run each line, then forks a child per mutant that patches the
 mutated function in and runs only the tests that reach the changed lines, stopping at the
 first failure (killed by that test).  A change no patch can carry (module or class level)
-goes the slow way: Cosmic Ray's `mutate_and_test` changes the file in a private copy, one
-per job, and the whole suite runs there:
-
-    python -m pytest features -x   (in the copy)
+is carried by importing the reference afresh, with the mutated module, in the child, which
+then runs every test until one fails.
 
 A mutant is killed when the suite fails (or runs past the time-out), survives when it
 passes.  Results go into the session as they come, so a run that is stopped resumes
@@ -34,11 +32,9 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import random
-import shlex
 import shutil
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -65,25 +61,16 @@ LEFT_OUT_OUTPUT = "left out: "
 def _cosmic_ray():
     try:
         from cosmic_ray.commands.init import init
-        from cosmic_ray.mutating import mutate_and_test
         from cosmic_ray.work_db import WorkDB, use_db
         from cosmic_ray.work_item import WorkerOutcome, WorkResult
     except ImportError:
         raise StrengthError("--mutants needs Cosmic Ray: pip install -e '.[test]' (cosmic-ray>=8.7)") from None
-    return init, mutate_and_test, WorkDB, use_db, WorkerOutcome, WorkResult
-
-
-def test_command(copy: Path, per_test_timeout: int) -> str:
-    """The suite in `copy`, stopping at the first failure; its own results directory inside the copy."""
-    pytest = [sys.executable, "-m", "pytest", "features", "-x", "-q", "-p", "no:cacheprovider",
-              "-p", "strength.pytest_fast",   # a failing machine is not shrunk: the kill is all that counts
-              "--results", ".mutant-results", "--run-id", "mutant", f"--timeout={per_test_timeout}"]
-    return "sh -c " + shlex.quote(f"cd {shlex.quote(str(copy))} && exec {shlex.join(pytest)}")
+    return init, WorkDB, use_db, WorkerOutcome, WorkResult
 
 
 def run_mutants(results: Path, jobs: int, sample: int | None, seed: int = SEED, test_timeout: int | None = None,
                 progress=None, survivors: bool = False) -> int:
-    init, _, WorkDB, use_db, WorkerOutcome, WorkResult = _cosmic_ray()
+    init, WorkDB, use_db, WorkerOutcome, WorkResult = _cosmic_ray()
     progress = progress or (lambda line: print(line, flush=True))
     per_test = test_timeout or 120
     where = results / "mutants"
@@ -125,14 +112,11 @@ def run_mutants(results: Path, jobs: int, sample: int | None, seed: int = SEED, 
     progress(f"mqspec: mutants: {len(items)} in the reference's core ({', '.join(CORE)}); "
              f"{len(pending)} to test, {jobs} at a time; session {session}")
     started = time.monotonic()
-    by_process = _serve(source, where, [items[job] for job in pending], jobs, per_test, progress, out) if pending \
-        else []
+    if pending:
+        _serve(source, where, [items[job] for job in pending], jobs, per_test, progress, out)
     with use_db(str(session), WorkDB.Mode.open) as db:
         _merge(out, db, WorkerOutcome, WorkResult, again=survivors)
-    baseline_seconds = _baseline_seconds(where)
-    if by_process:
-        _in_copies(by_process, items, session, source, where, jobs, per_test, baseline_seconds, progress)
-    record = report(session, source, time.monotonic() - started, jobs, baseline_seconds)
+    record = report(session, source, time.monotonic() - started, jobs, _baseline_seconds(where))
     (where / "mutants.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     (where / "mutants.md").write_text(markdown(record), encoding="utf-8")
     for line in summary_lines(record):
@@ -145,9 +129,8 @@ SERVER_OUT = "server.jsonl"
 RETEST_OUT = "survivors.jsonl"   # --survivors: verdicts that replace the earlier ones
 
 
-def _serve(source: Path, where: Path, pending: list, jobs: int, per_test: int, progress, out: Path) -> list[str]:
-    """The fork server (strength/mutant_server.py) over the pending mutants in the pristine copy; the job ids it
-    answers "process" (a change it cannot patch in)."""
+def _serve(source: Path, where: Path, pending: list, jobs: int, per_test: int, progress, out: Path) -> None:
+    """The fork server (strength/mutant_server.py) over the pending mutants in the pristine copy."""
     plan = [{"job": item.job_id, "module": str(mutation.module_path),
              "relative": str(Path(mutation.module_path).relative_to(source)), "operator": mutation.operator_name,
              "operator_args": dict(getattr(mutation, "operator_args", {}) or {}), "occurrence": mutation.occurrence,
@@ -169,13 +152,10 @@ def _serve(source: Path, where: Path, pending: list, jobs: int, per_test: int, p
             last = text.strip()
     if process.wait() not in (0, 5):
         raise StrengthError(f"the mutants' test process failed: {last}")
-    answered = {}
-    for row in _rows(out):
-        answered[row["job"]] = row["outcome"]
+    answered = {row["job"] for row in _rows(out) if row["outcome"] != "process"}
     unanswered = [item.job_id for item in pending if item.job_id not in answered]
     if unanswered:
         raise StrengthError(f"the mutants' test process stopped with {len(unanswered)} mutants unanswered: {last}")
-    return [job for job, outcome in answered.items() if outcome == "process"]
 
 
 def _rows(path: Path) -> list[dict]:
@@ -202,8 +182,9 @@ def _refresh_suite(source: Path) -> None:
 
 
 def _merge(path: Path, db, WorkerOutcome, WorkResult, again: bool = False) -> None:
-    """The fork server's verdicts into Cosmic Ray's session (the ones to run in a copy stay pending); `again`:
-    they replace earlier verdicts (--survivors)."""
+    """The fork server's verdicts into Cosmic Ray's session; `again`: they replace earlier verdicts (--survivors).
+    A "process" row (a fork server before it could import a mutated module, which left the mutant to a copy)
+    is no verdict: that mutant stays pending."""
     from cosmic_ray.work_item import TestOutcome
     outcomes = {"killed": TestOutcome.KILLED, "survived": TestOutcome.SURVIVED,
                 "incompetent": TestOutcome.INCOMPETENT}
@@ -237,49 +218,6 @@ def _baseline_seconds(where: Path) -> float:
         return 0.0
 
 
-def _in_copies(jobs_left: list[str], items: dict, session: Path, source: Path, where: Path, jobs: int,
-               per_test: int, baseline_seconds: float, progress) -> None:
-    """The slow way, for the changes a patch cannot carry: Cosmic Ray changes the file in a private copy and the
-    whole suite runs there, stopping at its first failure."""
-    _, mutate_and_test, WorkDB, use_db, _, WorkResult = _cosmic_ray()
-    progress(f"mqspec: mutants: {len(jobs_left)} changes at module or class level, each against the whole suite "
-             f"in a copy")
-    copies = [make_copy(where / f"copy-{index}", source) for index in range(min(jobs, len(jobs_left)))]
-    timeout = max(300.0, 3 * baseline_seconds + 60)
-    lock = threading.Lock()
-    queue = list(jobs_left)
-    finished = [0]
-
-    def worker(copy: Path) -> None:
-        command = test_command(copy, per_test)
-        while True:
-            with lock:
-                if not queue:
-                    return
-                job = queue.pop(0)
-            item = items[job]
-            mutations = [_relocated(mutation, source, copy) for mutation in item.mutations]
-            begun = time.monotonic()
-            result = mutate_and_test(mutations, command, timeout)
-            seconds = time.monotonic() - begun
-            result = WorkResult(worker_outcome=result.worker_outcome, test_outcome=result.test_outcome,
-                                output=_tail(result.output), diff=_source_diff(result.diff, source, copy))
-            with lock:
-                with use_db(str(session), WorkDB.Mode.open) as db:
-                    db.set_result(job, result)
-                finished[0] += 1
-                mutation = item.mutations[0]
-                progress(f"  [{finished[0]}/{len(jobs_left)}] {Path(mutation.module_path).name}:"
-                         f"{mutation.start_pos[0]} {mutation.operator_name}: "
-                         f"{_outcome(result)} ({seconds:.0f} s, in a copy)")
-
-    threads = [threading.Thread(target=worker, args=(copy,), daemon=True) for copy in copies]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-
-
 def _interleaved(jobs: list[str], items: dict) -> list[str]:
     """The modules' mutants in turn (each module's in source order), so a run stopped early has judged some of
     every module."""
@@ -296,21 +234,8 @@ def _order(mutation, source: Path) -> tuple:
             mutation.occurrence)
 
 
-def _relocated(mutation, source: Path, copy: Path):
-    import attrs
-    return attrs.evolve(mutation, module_path=copy / Path(mutation.module_path).relative_to(source))
-
-
-def _source_diff(diff: str | None, source: Path, copy: Path) -> str | None:
-    return diff.replace(str(copy) + "/", "").replace(str(source) + "/", "") if diff else diff
-
-
-def _tail(output: str | None, lines: int = 30) -> str | None:
-    return "\n".join(output.splitlines()[-lines:]) if output else output
-
-
 def report(session: Path, source: Path, seconds: float, jobs: int, baseline_seconds: float) -> dict:
-    _, _, WorkDB, use_db, WorkerOutcome, _ = _cosmic_ray()
+    _, WorkDB, use_db, WorkerOutcome, _ = _cosmic_ray()
     with use_db(str(session), WorkDB.Mode.open) as db:
         total = db.num_work_items
         completed = db.completed_work_items

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import ast
 import importlib.util
+import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +16,7 @@ from strength.equivalent_mutants import in_annotation
 from strength.mutant_server import (
     _code_index,
     _default_change,
+    _defined_names,
     _live_functions,
     _patches,
     _statement_lines,
@@ -107,8 +110,37 @@ def test_a_change_inside_a_comprehension_or_a_lambda_patches_the_enclosing_metho
     ("start = 10", "start = 11"),                   # a class body
     ("extra=1", "extra=2"),                         # a default, evaluated by the module's code
 ])
-def test_a_change_no_patch_can_carry_is_left_to_a_copy(module, old, new):
+def test_a_change_no_patch_can_carry_is_left_to_a_fresh_import(module, old, new):
     assert patch(module, old, new) is None
+
+
+@pytest.mark.parametrize("text, names", [("LIMIT = 3", {"LIMIT"}), ("start = 10", {"Counter", "start"}),
+                                         ("def bump(self, by)", {"Counter", "bump"}), ("", set())])
+def test_what_a_module_or_class_level_change_defines_orders_the_tests_that_name_it_first(text, names):
+    at = position(text) if text else (2, 0)   # line 2: blank, outside every statement
+    assert _defined_names(ast.parse(MODULE), at) == names
+
+
+def test_a_fresh_import_carries_a_module_level_change_to_the_hosting_adapter_and_its_defaults():
+    """In a process of its own (the import replaces the reference's modules): a changed constant of remote_read
+    reaches the cleanup period of a queue manager the adapter hosts, which takes it as a default argument."""
+    root = Path(__file__).resolve().parent.parent
+    path = root / "reference" / "remote_read.py"
+    original = path.read_text(encoding="utf-8")
+    constant = next(line for line in original.splitlines() if line.startswith("DEFAULT_CLEANUP_MS = "))
+    mutated = original.replace(constant, "DEFAULT_CLEANUP_MS = 1234", 1)
+    script = textwrap.dedent(f"""\
+        import adapters.in_process, reference.queue_manager   # the adapter imported first: it must come again
+        from strength.mutant_server import _reload
+        before = reference.queue_manager.QueueManager
+        _reload({str(path)!r}, {mutated!r})
+        import reference.queue_manager
+        target = adapters.connect("reference")
+        print(target.server.pending_request_cleanup_ms, reference.queue_manager.QueueManager is before)
+        target.close()
+        """)
+    run = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True, timeout=120)
+    assert run.stdout.split() == ["1234", "False"], run.stderr[-2000:]
 
 
 def test_lines_a_test_must_run_to_meet_the_change():
