@@ -106,6 +106,40 @@ Feature: MS-MQRR 2.2.5.2 - 2.2.5.5 ExtensionHeader, SubqueueHeader, DeadLetterHe
       | committed | tq;sub | sub      |
       | aborted   | tq     | none     |
 
+  # The message is in a subqueue (where the header is not to be ignored) before the counting starts, so
+  # whether a move resets the count does not matter here.
+  @clause:MS-MQRR:2.2.5.3:06
+  Scenario: Each abort of a transaction that received the message adds one to its AbortCounter
+    Given a transactional queue "tq"
+    And a subqueue "sub" of "tq"
+    And the client begins transaction "t0"
+    And message "m1" is sent to "tq" carrying:
+      | transaction | t0 |
+    And transaction "t0" is committed
+    And "tq" is opened with RECEIVE_ACCESS as "r"
+    And "tq;sub" is opened for move as "mv"
+    And the client begins transaction "t1"
+    When the client moves "m1" from "r" through the move context of "mv" inside transaction "t1"
+    And transaction "t1" is committed
+    And "tq;sub" is opened with RECEIVE_ACCESS as "s"
+    And the client peeks at "s"
+    Then the returned message's SubqueueHeader has AbortCount 0
+    When the client begins transaction "t2"
+    And the client takes the front message of "s" in transaction "t2" as "first"
+    Then the message returned is "m1"
+    When the client ends transactional "first" with RR_ACK
+    And transaction "t2" is aborted
+    And the client peeks at "s"
+    Then the returned message's SubqueueHeader has AbortCount 1
+    When the client begins transaction "t3"
+    And the client takes the front message of "s" in transaction "t3" as "second"
+    Then the message returned is "m1"
+    When the client ends transactional "second" with RR_ACK
+    And transaction "t3" is aborted
+    And the client peeks at "s"
+    Then the returned message's SubqueueHeader has AbortCount 2
+    And the returned message's SubqueueHeader has MoveCount 1
+
   @clause:MS-MQRR:2.2.5.3:03
   Scenario: A message rejected inside a transaction carries the rejection as its acknowledgment class
     Given a transactional queue "tq"
