@@ -35,7 +35,8 @@ def explanation(module: str, operator: str, line: str, changed: str, source: Pat
     if found or not (source and start and (source / module).is_file()):
         return found
     return (ANNOTATION if in_annotation(_tree(source / module), tuple(start)) else "") or \
-        reading_switch(source, module, operator, tuple(start))
+        reading_switch(source, module, operator, tuple(start)) or unread_property(source, module, operator,
+                                                                                   tuple(start))
 
 
 ANNOTATION = ("the change falls inside an annotation, which `from __future__ import annotations` keeps as a string "
@@ -58,6 +59,29 @@ def in_annotation(tree: ast.Module, start: tuple[int, int]) -> bool:
         elif isinstance(node, ast.AnnAssign):
             found.append(node.annotation)
     return any((a.lineno, a.col_offset) <= start < (a.end_lineno, a.end_col_offset) for a in found)
+
+
+# Where the reference's objects are read: its own modules and the adapter that hosts it (the suite never imports it).
+_READERS = ("reference/*.py", "adapters/in_process.py")
+
+
+def unread_property(source: Path, module: str, operator: str, start: tuple[int, int]) -> str:
+    """The explanation of a removed @property whose attribute nothing reads (an attribute of the data model that no
+    protocol call shows: without the decorator it is a method, and no code asks for it either way), or ""."""
+    path = source / module
+    if operator != "core/RemoveDecorator" or not path.is_file():
+        return ""
+    decorated = next((node for node in ast.walk(_tree(path)) if isinstance(node, ast.FunctionDef)
+                      and any(isinstance(d, ast.Name) and d.id == "property" and d.lineno == start[0]
+                              for d in node.decorator_list)), None)   # Cosmic Ray's position is the "@"
+    if decorated is None:
+        return ""
+    for pattern in _READERS:
+        for reader in sorted(source.glob(pattern)):
+            if any(isinstance(node, ast.Attribute) and node.attr == decorated.name for node in ast.walk(_tree(reader))):
+                return ""
+    return (f"nothing reads .{decorated.name} (neither the reference nor the adapter that hosts it): the property is "
+            f"part of the data model no protocol call shows, and as a plain method it goes unread alike")
 
 
 _BRANCH = re.compile(r'readings\["(D-\d+)"\]')
@@ -275,6 +299,11 @@ _ENTRIES += (   # reference/acknowledgment.py
 )
 
 _ENTRIES += (   # reference/adm.py
+    ("reference/adm.py", "core/ReplaceBinaryOperator_Mul_Div",
+     "def __init__(self, pathname: str, *, identifier: bytes, queue_type: QueueType,",
+     "def __init__(self, pathname: str, /, identifier: bytes, queue_type: QueueType,",
+     ("the keyword-only marker becomes a positional-only one: every Queue(...) (queue_manager, persistence) passes "
+      "the path name by position and the rest by keyword, which both signatures accept alike")),
     ("reference/adm.py", "core/ReplaceFalseWithTrue",
      'label: str = "", journaling: bool = False, quota: int = INFINITE,',
      'label: str = "", journaling: bool = True, quota: int = INFINITE,',
@@ -526,6 +555,12 @@ _SET_AT_ENQUEUE = ("the value is overwritten before anything reads it: Enqueue M
                    "store's restore sets all three; a message that never enters a list is never read for them")
 
 _ENTRIES += (   # reference/message.py
+    *(("reference/message.py", "core/NumberReplacer",
+       "NULL_IDENTIFIER = bytes(20)  # OBJECTID with GUID_NULL lineage and uniquifier 0",
+       f"NULL_IDENTIFIER = bytes( {size})  # OBJECTID with GUID_NULL lineage and uniquifier 0",
+       ("the default stands only until Enqueue Message gives the message its identifier (arrival), and a "
+        "correlation identifier is written into the packet cut or padded with zeros to 20 bytes (packet.py): "
+        f"{size} zero bytes read as 20 zero bytes")) for size in (19, 21)),
     ("reference/message.py", "core/NumberReplacer",
      "sent_time: int = 0, identifier: bytes = NULL_IDENTIFIER,",
      "sent_time: int = 1, identifier: bytes = NULL_IDENTIFIER,",
@@ -905,6 +940,10 @@ _ENTRIES += (   # reference/queue_manager.py
 )
 
 _ENTRIES += (   # reference/reads.py
+    ("reference/reads.py", "*", "elif action is SEEK_FIRST:", "*",
+     ("SeekFirst and SeekLast of Seek Available Message Position With Id (MS-MQDMPR 3.1.7.1.13) are asked for by "
+      "no protocol call: MS-MQRR's lookup actions map to SeekCurrent, SeekNext and SeekPrevious only "
+      "(remote_read_rules LOOKUP_SEEK), so a mutant that swaps the two reaches nothing a client can call")),
     *(("reference/reads.py", operator,
        'if status is CursorStatus.Busy and self.readings["D-12"] == "other-failure":',
        f'if {left} and self.readings["D-12"] == "other-failure":',
@@ -1474,6 +1513,11 @@ _TX_IDS_DISTINCT = ("the n-th transaction's TransactionHeader id becomes {}: sti
                     "all MS-MQMQ:2.2.20.5:01 asks (the reference itself repeats ids after 0xFFFFF transactions)")
 
 _ENTRIES += (   # reference/transactions.py
+    ("reference/transactions.py", "core/ReplaceBinaryOperator_Mul_Div",
+     "def add_operation(self, transaction: Transaction, kind: str, position, *, target=None,",
+     "def add_operation(self, transaction: Transaction, kind: str, position, /, target=None,",
+     ("the keyword-only marker becomes a positional-only one: every add_operation call (queue_manager, reads, "
+      "persistence) passes transaction, kind and position by position and target and reason by keyword")),
     ("reference/transactions.py", "core/NumberReplacer",
      "self._transaction_ids += 1", "self._transaction_ids += 2",
      _TX_IDS_DISTINCT.format("(2n - 1) % 0xFFFFF + 1")),

@@ -1,5 +1,6 @@
 """strength/equivalent_mutants.py: every explanation still names a line of the reference, and a change to the test of
-a two-reading decision's only branch is recognised as choosing its other reading (issue 9)."""
+a two-reading decision's only branch is recognised as choosing its other reading, and a removed @property as
+unread when nothing reads it (issue 9)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from strength.equivalent_mutants import _ENTRIES, explanation, reading_switch
+from strength.equivalent_mutants import _ENTRIES, _tree, explanation, reading_switch
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -44,3 +45,20 @@ def test_other_changes_near_a_reading_are_not_explained_by_it():
     # a number or a statement elsewhere on the line is not the test
     assert reading_switch(ROOT, module, "core/NumberReplacer", (line, column)) == ""
     assert reading_switch(ROOT, module, "core/AddNot", (line, column + 1)) == ""
+
+
+def test_a_removed_property_decorator_is_explained_only_when_nothing_reads_the_attribute(tmp_path):
+    (tmp_path / "reference").mkdir()
+    (tmp_path / "adapters").mkdir()
+    (tmp_path / "reference" / "model.py").write_text(
+        "class Queue:\n    @property\n    def active(self):\n        return True\n\n"
+        "    @property\n    def size(self):\n        return 0\n", encoding="utf-8")
+    (tmp_path / "reference" / "user.py").write_text("def f(queue):\n    return queue.size\n", encoding="utf-8")
+    (tmp_path / "adapters" / "in_process.py").write_text("x = 1\n", encoding="utf-8")
+    unread = explanation("reference/model.py", "core/RemoveDecorator", "@property", "", tmp_path, (2, 4))
+    assert "nothing reads .active" in unread
+    assert explanation("reference/model.py", "core/RemoveDecorator", "@property", "", tmp_path, (6, 4)) == ""
+    assert explanation("reference/model.py", "core/NumberReplacer", "@property", "", tmp_path, (2, 4)) == ""
+    (tmp_path / "adapters" / "in_process.py").write_text("def g(q):\n    return q.active\n", encoding="utf-8")
+    _tree.cache_clear()
+    assert explanation("reference/model.py", "core/RemoveDecorator", "@property", "", tmp_path, (2, 4)) == ""
