@@ -1523,8 +1523,8 @@ _ENTRIES += (   # reference/transactions.py
      _TX_IDS_DISTINCT.format("(2n - 1) % 0xFFFFF + 1")),
     *(("reference/transactions.py", f"core/ReplaceBinaryOperator_Sub_{name}", _TX_HEADER_ID,
        _TX_HEADER_ID.replace("_ids - 1)", f"_ids {op} 1)"), _TX_IDS_DISTINCT.format(ids))
-      for name, op, ids in (("Add", "+", "(n + 1) % 0xFFFFF + 1"), ("BitXor", "^", ("(n ^ 1) % 0xFFFFF + 1, which "
-                                                                                       "swaps n's pairs 2k and 2k + 1")),
+      for name, op, ids in (("Add", "+", "(n + 1) % 0xFFFFF + 1"),
+                            ("BitXor", "^", "(n ^ 1) % 0xFFFFF + 1, which swaps n's pairs 2k and 2k + 1"),
                             ("FloorDiv", "//", "n % 0xFFFFF + 1"), ("Mul", "*", "n % 0xFFFFF + 1"),
                             ("LShift", "<<", "2n % 0xFFFFF + 1"), ("Pow", "**", "n % 0xFFFFF + 1"))),
     ("reference/transactions.py", "core/ReplaceComparisonOperator_Eq_GtE", "if len(kept) == len(operations):",
