@@ -555,6 +555,21 @@ _SET_AT_ENQUEUE = ("the value is overwritten before anything reads it: Enqueue M
                    "store's restore sets all three; a message that never enters a list is never read for them")
 
 _ENTRIES += (   # reference/message.py
+    ("reference/message.py", "*", '"authentication_level": 0,', "*",
+     "nothing reads Message.AuthenticationLevel: no packet field or Target call shows it"),
+    ("reference/message.py", "*", '"final_ack_required": False,', "*",
+     ("a peer's transactional packet sets FinalAckRequired from its FA bit (mqqb_arrival); the default stands only "
+      "for messages sent on this computer, whose final acknowledgment nobody is sent (the source is this queue "
+      "manager) and whose FA bit in the TransactionHeader no clause fixes for a message that never travelled")),
+    *(("reference/message.py", "*", line, "*",
+       ("read only for transactional messages (the packet's TransactionHeader, final acknowledgments), and every "
+        "transactional message gets its own value when it arrives (arrival for a send here, mqqb_arrival for a "
+        "peer's packet), so the default is never read"))
+      for line in ('"transaction_sequence_number": 0,', '"transaction_previous_sequence_number": 0,',
+                   '"transaction_header_id": 0,    # TransactionHeader.Flags.ID, unique per transaction '
+                   '(MS-MQMQ 2.2.20.5)')),
+    ("reference/message.py", "*", "return self.delivery_guarantee == DeliveryGuarantee.Recoverable", "*",
+     "Message.is_recoverable is called nowhere (dead code, to be deleted with a fresh full run)"),
     *(("reference/message.py", "core/NumberReplacer",
        "NULL_IDENTIFIER = bytes(20)  # OBJECTID with GUID_NULL lineage and uniquifier 0",
        f"NULL_IDENTIFIER = bytes( {size})  # OBJECTID with GUID_NULL lineage and uniquifier 0",
@@ -627,6 +642,10 @@ _OQ_ONE_ELEMENT = ("an expanded list has at least one element, and differs only 
                    "(elements[-1] is elements[0])")
 
 _ENTRIES += (   # reference/open_queue.py
+    *(("reference/open_queue.py", "core/NumberReplacer", "else 2)", f"else {n})",
+       ("a send reaches Enqueue Message To An Open Queue through a descriptor the adapter opens for it under the "
+        "queue manager's lock, so its queue cannot be deleted in between: no Target call reaches this branch"))
+      for n in (1, 3)),
     *(("reference/open_queue.py", operator,
        'send_only = (name.kind == "MULTICAST" or (name.kind == "DIRECT" and name.protocol in ("HTTP", "HTTPS")))',
        changed, _OQ_SEND_ONLY)
@@ -765,6 +784,8 @@ _POSITIONS_TOMBSTONE_KEPT = ("a position that should be unlinked stays linked in
                              "only memory tells")
 
 _ENTRIES += (   # reference/position_list.py
+    ("reference/position_list.py", "*", "if self.message_reference is None:", "*",
+     "MessagePosition.__repr__ serves debugging only: no test prints a position"),
     ("reference/position_list.py", "core/NumberReplacer",
      "self.cursor_references = 0  # cursors resting here; keeps a Deleted position linked (D-06)",
      "self.cursor_references = 1  # cursors resting here; keeps a Deleted position linked (D-06)",
@@ -821,6 +842,15 @@ _QM_DEFAULTS = ("the QueueManager's only constructor call (adapters/in_process.p
                 "queue_manager_quota, send_insecure_nacks and readings itself, so these defaults are never used")
 
 _ENTRIES += (   # reference/queue_manager.py
+    ("reference/queue_manager.py", "core/ReplaceAndWithOr", "if value and value not in taken:",
+     "if value or value not in taken:",
+     ("differs only when getrandbits(32) draws 0 or a handle already in use, about one draw in 2**32 per open "
+      "handle: no Target call chooses the draws, and the seeded stream of the scenarios draws neither")),
+    ("reference/queue_manager.py", "core/ReplaceComparisonOperator_NotEq_Gt",
+     'if path.computer != "." and path.computer.lower() != self.computer_name.lower():',
+     'if path.computer > "." and path.computer.lower() != self.computer_name.lower():',
+     ('a computer name starts with a letter or a digit, which sort after "." in ASCII, so > "." holds for every '
+      'computer name as != "." does, and both fail for "." itself')),
     *(("reference/queue_manager.py", "core/NumberReplacer",
        'def __init__(self, clock: Clock, *, computer_name: str = "mqspec", seed: int = 0,',
        f'def __init__(self, clock: Clock, *, computer_name: str = "mqspec", seed: int = {seed},', _QM_DEFAULTS)
@@ -1492,6 +1522,10 @@ _ENTRIES += (   # reference/remote_read_rules.py
 )
 
 _ENTRIES += (   # reference/timers.py
+    *(("reference/timers.py", "*", line, "*",
+       "TimerQueue.next_deadline and __len__ are called nowhere (dead code, to be deleted with a fresh full run)")
+      for line in ("while heap and heap[0][2].cancelled:", "return heap[0][0] if heap else None",
+                   "return sum(1 for _, _, t in self._heap if not t.cancelled)")),
     *(("reference/timers.py", "core/NumberReplacer", "fired = 0", f"fired = {start}",
        ("run_due's count is only returned through QueueManager.run_timers, and its callers (adapters/in_process.py, "
         "three places) discard it: which timers fire does not depend on the count"))
@@ -1506,6 +1540,10 @@ _ENTRIES += (   # reference/timers.py
       "line; the same text in cancel() is not equivalent, and the suite kills it)")),
 )
 
+_TX_D23_HALF = ("half of D-23 only: under the reference's reading every transaction alive at a restart is single-phase "
+                "and unprepared, or prepared for two-phase commit (a Target's prepare is two-phase; a single-phase "
+                "prepare is followed at once by its commit); an unprepared one that is not single-phase is made only "
+                "by the other half, remote_read's enlist under keep-enlisted, so this test decides nothing alone")
 _TX_HEADER_ID = ("transaction = Transaction(transaction_identifier, (self._transaction_ids - 1) % 0xFFFFF + 1)  "
                  "# MS-MQDMPR:3.1.7.1.8:01")
 _TX_IDS_DISTINCT = ("the n-th transaction's TransactionHeader id becomes {}: still within 20 bits and distinct for any "
@@ -1513,6 +1551,21 @@ _TX_IDS_DISTINCT = ("the n-th transaction's TransactionHeader id becomes {}: sti
                     "all MS-MQMQ:2.2.20.5:01 asks (the reference itself repeats ids after 0xFFFFF transactions)")
 
 _ENTRIES += (   # reference/transactions.py
+    ("reference/transactions.py", "*", 'keep_enlisted = self.readings["D-23"] == "keep-enlisted"', "*",
+     _TX_D23_HALF),
+    *(("reference/transactions.py", operator,
+       "if transaction.single_phase or (not transaction.prepared and not keep_enlisted):", changed, _TX_D23_HALF)
+      for operator, changed in (
+          ("core/ReplaceOrWithAnd",
+           "if transaction.single_phase and (not transaction.prepared and not keep_enlisted):"),
+          ("core/ReplaceUnaryOperator_Delete_Not",
+           "if transaction.single_phase or (not transaction.prepared and  keep_enlisted):"))),
+    ("reference/transactions.py", "core/ReplaceComparisonOperator_Eq_Gt",
+     'if position.state == PURGE_PENDING and self.readings["D-24"] == "purged":',
+     'if position.state > PURGE_PENDING and self.readings["D-24"] == "purged":',
+     ("PurgePending (3) is the largest MessagePositionState, so the test never holds and a purged uncommitted "
+      "enqueue is made Available at commit: D-24's other reading, survives, which a conforming server may take and "
+      "the suite accepts")),
     ("reference/transactions.py", "core/ReplaceBinaryOperator_Mul_Div",
      "def add_operation(self, transaction: Transaction, kind: str, position, *, target=None,",
      "def add_operation(self, transaction: Transaction, kind: str, position, /, target=None,",

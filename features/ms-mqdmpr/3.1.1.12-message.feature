@@ -337,6 +337,24 @@ Feature: MS-MQDMPR 3.1.1.12 Message
     And "q" holds nothing
     And "the dead-letter queue" keeps a copy of "m" of class MQMSG_CLASS_NACK_REACH_QUEUE_TIMEOUT
 
+  # A path name of another computer names that computer's queue, never this one's queue of the same name; where
+  # the copy then goes (sent on, or kept in the dead-letter queue) is the server's affair.
+  @clause:MS-MQDMPR:3.1.1.12:12
+  Scenario Outline: An undelivered message whose dead-letter queue is on another computer leaves this one's alone (<other>)
+    Given a queue "own-dlq"
+    When message "m" is sent to "q" carrying:
+      | dead letter         | yes                             |
+      | dead-letter path    | <other>\private$\{name of own-dlq} |
+      | sent                | 120 seconds ago                 |
+      | time to reach queue | 60                              |
+    Then the send is accepted with status 3
+    And "own-dlq" has no copy of "m"
+
+    Examples: computer names that sort before and after any name this computer may have
+      | other         |
+      | 0-other-host  |
+      | zzz-otherhost |
+
   @clause:MS-MQDMPR:3.1.1.12:10
   Scenario: A received message that asked only for negative journaling gets no positive journal copy
     When message "m" is sent to "q" with:
