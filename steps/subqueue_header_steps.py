@@ -1,5 +1,5 @@
 """Steps that read the SubqueueHeader of the message a call returned (MS-MQRR 2.2.5.3), decoded by the suite's
-own packet reader: how often the message was moved and aborted."""
+own packet reader: how often the message was moved and aborted, and when it was last moved."""
 
 from __future__ import annotations
 
@@ -9,12 +9,19 @@ from protocol.hresult import HRESULT, describe as describe_hresult
 
 from .phrases import phrase
 
-COUNTERS = {"MoveCount": "move_counter", "AbortCount": "abort_counter"}
+COUNTERS = {"MoveCount": "move_counter", "AbortCount": "abort_counter", "LastMoveTime": "last_move_time"}
 
 
-@then(phrase("the returned message's SubqueueHeader has {counter} {count:d}", counter="MoveCount|AbortCount"))
+@then(phrase("the returned message's SubqueueHeader has {counter} {count:d}", counter="MoveCount|AbortCount|LastMoveTime"))
 def subqueue_counter(world, counter, count):
     assert world.status == HRESULT.MQ_OK and world.decoded is not None, \
         f"the call returned {describe_hresult(world.status)}, not a message"
     actual = getattr(world.decoded, COUNTERS[counter])
     assert actual == count, f"SubqueueHeader.{counter} of {world.decoded.label!r} is {actual}, expected {count}"
+
+
+@then(phrase("the returned message's SubqueueHeader has a LastMoveTime other than 0"))
+def moved_at_some_time(world):
+    assert world.status == HRESULT.MQ_OK and world.decoded is not None, \
+        f"the call returned {describe_hresult(world.status)}, not a message"
+    assert world.decoded.last_move_time != 0, f"SubqueueHeader.LastMoveTime of {world.decoded.label!r} is 0"

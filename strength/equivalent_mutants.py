@@ -842,6 +842,11 @@ _QM_DEFAULTS = ("the QueueManager's only constructor call (adapters/in_process.p
                 "queue_manager_quota, send_insecure_nacks and readings itself, so these defaults are never used")
 
 _ENTRIES += (   # reference/queue_manager.py
+    ("reference/queue_manager.py", "core/ReplaceBinaryOperator_Mul_Div",
+     'def __init__(self, clock: Clock, *, computer_name: str = "mqspec", seed: int = 0,',
+     'def __init__(self, clock: Clock, /, computer_name: str = "mqspec", seed: int = 0,',
+     ("the keyword-only marker becomes a positional-only one: the QueueManager's only constructor call "
+      "(adapters/in_process.py _Core) passes the clock by position and every other argument by keyword")),
     ("reference/queue_manager.py", "core/ReplaceAndWithOr", "if value and value not in taken:",
      "if value or value not in taken:",
      ("differs only when getrandbits(32) draws 0 or a handle already in use, about one draw in 2**32 per open "
