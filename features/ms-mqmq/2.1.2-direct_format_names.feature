@@ -79,6 +79,21 @@ Feature: MS-MQMQ 2.1.2 Direct Format Names
       | nothing after DIRECT=       | DIRECT=                                       |
       | an unknown format-name type | DIRECTLY=OS:{computer}\private$\{name of orders} |
 
+  # A message keeps its administration and response queues as queue formats (MS-MQMQ 2.2.18.1.5): a name that
+  # does not parse cannot be kept, so the send is refused as one to such a name is.
+  Scenario Outline: A malformed direct name as the <which> queue refuses the send as illegal (<why>)
+    When message "m" is sent to "orders" carrying:
+      | <which> format name | <name> |
+    Then the send is refused with MQ_ERROR_ILLEGAL_FORMATNAME
+    And "orders" holds nothing
+
+    Examples:
+      | which    | why                        | name                   |
+      | admin    | nothing after the protocol | DIRECT=OS:             |
+      | response | nothing after the protocol | DIRECT=OS:             |
+      | admin    | HTTP without the slashes   | DIRECT=HTTP:{computer}/msmq/private$/x |
+      | response | nothing after DIRECT=      | DIRECT=                |
+
   Scenario: A message sent by direct name reaches the queue
     When a message is sent to the format name "DIRECT=OS:{computer}\private$\{name of orders}"
     Then the send is accepted with status 0
