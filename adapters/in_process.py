@@ -187,6 +187,10 @@ class InProcessTarget(Target):
         return self.qm.computer_name
 
     @property
+    def address(self) -> str:
+        return self.qm.addresses[0]
+
+    @property
     def queue_manager_identifier(self) -> bytes:
         return self.qm.identifier
 

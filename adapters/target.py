@@ -176,6 +176,12 @@ class Target(ABC):
 
     @property
     @abstractmethod
+    def address(self) -> str:
+        """An IPv4 address of the queue manager's computer in dotted form, as DIRECT=TCP: names it (MS-MQMQ
+        2.1.2)."""
+
+    @property
+    @abstractmethod
     def queue_manager_identifier(self) -> bytes:
         """The queue manager's GUID, in wire (little-endian) byte order."""
 

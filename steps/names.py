@@ -49,6 +49,7 @@ def value(text: str) -> int:
 
 TEMPLATE_TOKENS = """
 {computer}                  the target's computer name
+{address}                   an IPv4 address of the target's computer (the one the client reaches it at)
 {queue manager}             the target's queue manager GUID
 {unknown guid}              a GUID that names nothing on the target (the same one all scenario long)
 {name of X}                 the queue name (without computer and private$) of the scenario's queue X
@@ -69,6 +70,8 @@ def expand(world: World, text: str) -> str:
 def _token(world: World, token: str) -> str:
     if token == "computer":
         return world.target.computer_name
+    if token == "address":
+        return world.target.address
     if token == "queue manager":
         return str(uuid.UUID(bytes_le=world.target.queue_manager_identifier))
     if token == "unknown guid":

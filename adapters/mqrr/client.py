@@ -21,6 +21,7 @@ the server runs its context handles down.
 
 from __future__ import annotations
 
+import socket
 import time
 
 from protocol.constants import INFINITE
@@ -108,6 +109,10 @@ class MqrrTarget(Target):
     @property
     def queue_manager_identifier(self) -> bytes:
         return self._identity["queue_manager_identifier"]
+
+    @property
+    def address(self) -> str:
+        return socket.gethostbyname(self.host)   # the address this client reaches the server's computer at
 
     # -- MS-MQRR ----------------------------------------------------------------------------------
     def get_server_port(self) -> int:

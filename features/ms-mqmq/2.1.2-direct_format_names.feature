@@ -17,6 +17,7 @@ Feature: MS-MQMQ 2.1.2 Direct Format Names
     Examples:
       | form                        | name                                                   |
       | a private queue             | DIRECT=OS:{computer}\private$\{name of orders}         |
+      | a private queue by address  | DIRECT=TCP:{address}\private$\{name of orders}        |
       | keywords in other cases     | direct=os:{computer}\PRIVATE$\{name of orders}         |
       | a queue journal             | DIRECT=OS:{computer}\private$\{name of orders};JOURNAL |
       | a subqueue                  | DIRECT=OS:{computer}\private$\{name of orders};sub     |
