@@ -204,6 +204,12 @@ def send_refused(world, status):
     assert world.status_is(hresult(status)), f"got {describe_hresult(world.status)}, expected {status}"
 
 
+@then("the send fails")
+def send_fails(world):
+    """Any failure status: for a name the specifications give no status for, only that the send is refused."""
+    assert world.failed(), f"the send returned {describe_hresult(world.status)}, not a failure"
+
+
 @given(phrase('"{alias}" is opened with {access} as "{handle}"', access=r"\w+"))
 @when(phrase('"{alias}" is opened with {access} as "{handle}"', access=r"\w+"))
 def open_handle(world, alias, access, handle):

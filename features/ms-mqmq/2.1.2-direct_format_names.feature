@@ -80,6 +80,11 @@ Feature: MS-MQMQ 2.1.2 Direct Format Names
       | nothing after DIRECT=       | DIRECT=                                       |
       | an unknown format-name type | DIRECTLY=OS:{computer}\private$\{name of orders} |
 
+  # An HTTP name whose address is the bare computer name names no queue of it: malformed, or not found here.
+  Scenario: A direct HTTP name with nothing after the host is refused
+    When a message is sent to the format name "DIRECT=HTTP://{computer}"
+    Then the send fails
+
   # A message keeps its administration and response queues as queue formats (MS-MQMQ 2.2.18.1.5): a name that
   # does not parse cannot be kept, so the send is refused as one to such a name is.
   Scenario Outline: A malformed direct name as the <which> queue refuses the send as illegal (<why>)
