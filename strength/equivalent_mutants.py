@@ -555,6 +555,11 @@ _SET_AT_ENQUEUE = ("the value is overwritten before anything reads it: Enqueue M
                    "store's restore sets all three; a message that never enters a list is never read for them")
 
 _ENTRIES += (   # reference/message.py
+    ("reference/message.py", "core/ReplaceBinaryOperator_Mul_Div",
+     'def __init__(self, body: bytes = b"", *, label: str = "", priority: int = DEFAULT_PRIORITY,',
+     'def __init__(self, body: bytes = b"", /, label: str = "", priority: int = DEFAULT_PRIORITY,',
+     ("the keyword-only marker becomes a positional-only one: every Message(...) (the adapter, acknowledgment, "
+      "mqqb_arrival, persistence) passes the body by position or not at all, and the rest by keyword")),
     ("reference/message.py", "*", '"authentication_level": 0,', "*",
      "nothing reads Message.AuthenticationLevel: no packet field or Target call shows it"),
     ("reference/message.py", "*", '"final_ack_required": False,', "*",
@@ -842,6 +847,9 @@ _QM_DEFAULTS = ("the QueueManager's only constructor call (adapters/in_process.p
                 "queue_manager_quota, send_insecure_nacks and readings itself, so these defaults are never used")
 
 _ENTRIES += (   # reference/queue_manager.py
+    ("reference/queue_manager.py", "core/RemoveDecorator", "@journal_quota.setter", "",
+     ("nothing reads or sets QueueManager.journal_quota (the reference and its adapter use the system journal "
+      "queue's quota directly): without the setter the name is a plain method that nobody calls either")),
     ("reference/queue_manager.py", "core/ReplaceBinaryOperator_Mul_Div",
      'def __init__(self, clock: Clock, *, computer_name: str = "mqspec", seed: int = 0,',
      'def __init__(self, clock: Clock, /, computer_name: str = "mqspec", seed: int = 0,',
