@@ -26,8 +26,11 @@ project; after the collection it takes over the test loop:
    with the mutated text for the one module, as a copy of the file would give them.  Such
    a change can reach any test, so every test runs, fastest first, those that run a line
    naming what the changed statement defines ahead of the others.
-3. At most --mutant-jobs children run at once.  A child past its deadline (four times the
-   baseline duration of its tests plus a minute) is killed: killed by the time-out.
+3. At most --mutant-jobs children run at once.  In a child each test may take ten times its
+   baseline duration (ten seconds at least) before pytest-timeout fails it, so a mutant that
+   makes a test wait for ever is killed by that test within seconds.  A child past its
+   deadline (four times the baseline duration of its tests plus a minute) is killed: killed
+   by the time-out.
 
 One JSON line per mutant is appended to --mutant-out as it finishes, so an interrupted run
 keeps what it did.  Hypothesis is derandomised here, so the machines explore in the
@@ -57,6 +60,7 @@ from .equivalent_mutants import ANNOTATION, in_annotation
 
 _REFERENCE = Path(__file__).resolve().parents[1] / "reference"
 _IMPORT = "import"   # the coverage context of everything before the first test
+TIME_FACTOR, TIME_FLOOR = 10, 10.0   # a test's time-out in a child: 10 times its baseline duration, 10 s at least
 
 _coverage = coverage.Coverage(data_file=None, include=[str(_REFERENCE / "*.py")], config_file=False)
 
@@ -109,12 +113,16 @@ def _run_items(session, order: list[int]) -> tuple[int, str | None]:
 
 def _verdict(session, decision: dict) -> list:
     """[tests run, node id of the first failure or None] of a child; the reference imported afresh first when the
-    change needs it."""
+    change needs it.  Each test may take TIME_FACTOR times its baseline duration, at least TIME_FLOOR seconds: a
+    mutant that makes a test wait for ever is killed by that test's time-out, not after the suite's."""
     if "reload" in decision:
         try:
             _reload(*decision["reload"])
         except Exception as error:   # the mutated module does not import: the suite could not even start
             return [0, f"the import ({type(error).__name__}: {error})"]
+    items = session.items
+    for index, seconds in zip(decision["order"], decision["limits"], strict=True):
+        items[index].add_marker(pytest.mark.timeout(seconds), append=False)   # pytest-timeout: it beats --timeout
     return list(_run_items(session, decision["order"]))
 
 
@@ -276,7 +284,7 @@ class Server:
             return {"outcome": "survived", "diff": diff, "output": "no test runs its lines"}
         durations = self.baseline["durations"]
         order = sorted(covering, key=lambda index: durations[index])
-        return {"changes": changes, "order": order, "diff": diff,
+        return {"changes": changes, "order": order, "diff": diff, "limits": _limits(durations, order),
                 "deadline": 60.0 + 4 * sum(durations[index] for index in order)}
 
     def reloaded(self, path: str, mutated: str, tree: ast.Module, mutant: dict, diff: str) -> dict:
@@ -290,7 +298,7 @@ class Server:
         durations = self.baseline["durations"]
         order = sorted(range(len(durations)), key=lambda index: (index not in near, durations[index]))
         return {"changes": [], "reload": (path, mutated), "order": order, "diff": diff,
-                "deadline": 60.0 + 4 * sum(durations)}
+                "limits": _limits(durations, order), "deadline": 60.0 + 4 * sum(durations)}
 
     def mentions(self, names: set[str]) -> dict[str, set[int]]:
         """file -> lines of the reference that name one of `names` (a variable, an attribute, an import)."""
@@ -311,6 +319,10 @@ class Server:
             text = Path(path).read_text(encoding="utf-8")
             self.sources[path] = (text, _code_index(compile(text, path, "exec")), ast.parse(text))
         return self.sources[path]
+
+
+def _limits(durations: list[float], order: list[int]) -> list[float]:
+    return [max(TIME_FLOOR, TIME_FACTOR * durations[index]) for index in order]
 
 
 class _MutatedModule(importlib.abc.MetaPathFinder):

@@ -17,6 +17,7 @@ from strength.mutant_server import (
     _code_index,
     _default_change,
     _defined_names,
+    _limits,
     _live_functions,
     _patches,
     _statement_lines,
@@ -178,3 +179,7 @@ def test_a_change_inside_a_postponed_annotation_is_recognised():
     assert not in_annotation(ast.parse(MODULE), position("value * scale + extra"))
     assert not in_annotation(ast.parse(MODULE.replace("from __future__ import annotations", "")),
                              position("int | None"))
+
+
+def test_a_test_in_a_child_may_take_ten_times_its_baseline_duration_and_ten_seconds_at_least():
+    assert _limits([0.1, 3.0, 0.0], [1, 0, 2]) == [30.0, 10.0, 10.0]
