@@ -847,6 +847,16 @@ _QM_DEFAULTS = ("the QueueManager's only constructor call (adapters/in_process.p
                 "queue_manager_quota, send_insecure_nacks and readings itself, so these defaults are never used")
 
 _ENTRIES += (   # reference/queue_manager.py
+    ("reference/queue_manager.py", "*", 'status = (HRESULT.MQ_ERROR_QUEUE_DELETED if reading == "queue-deleted"', "*",
+     ("the test picks one of D-13's two statuses for readers a deletion wakes: any change makes the reference "
+      "answer as the reading queue-deleted or not-available, both of which a conforming server may take and the "
+      "suite accepts (spec/decisions.md)")),
+    ("reference/queue_manager.py", "core/ReplaceComparisonOperator_NotEq_LtE",
+     "if quota != INFINITE and queue.total_bytes + size > quota * 1024:",
+     "if quota <= INFINITE and queue.total_bytes + size > quota * 1024:",
+     ("a queue's quota is a DWORD of kilobytes, so <= INFINITE always holds; for INFINITE the size test asks "
+      "whether the queue would pass 0xFFFFFFFF KB (about 4 TiB): only a queue manager configured with a quota "
+      "above that and holding 4 TiB of messages could tell, and the D-20 quotas (1 MiB, 4 GB) refuse long before")),
     ("reference/queue_manager.py", "core/RemoveDecorator", "@journal_quota.setter", "",
      ("nothing reads or sets QueueManager.journal_quota (the reference and its adapter use the system journal "
       "queue's quota directly): without the setter the name is a plain method that nobody calls either")),
