@@ -28,6 +28,7 @@ pytest_plugins = [
     "steps.source_steps",
     "steps.receive_output_steps",
     "steps.transaction_count_steps",
+    "steps.private_number_steps",
 ]
 
 

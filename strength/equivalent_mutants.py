@@ -571,8 +571,8 @@ _ENTRIES += (   # reference/message.py
         "transactional message gets its own value when it arrives (arrival for a send here, mqqb_arrival for a "
         "peer's packet), so the default is never read"))
       for line in ('"transaction_sequence_number": 0,', '"transaction_previous_sequence_number": 0,',
-                   '"transaction_header_id": 0,    # TransactionHeader.Flags.ID, unique per transaction '
-                   '(MS-MQMQ 2.2.20.5)')),
+                   ('"transaction_header_id": 0,    # TransactionHeader.Flags.ID, unique per transaction '
+                    '(MS-MQMQ 2.2.20.5)'))),
     ("reference/message.py", "*", "return self.delivery_guarantee == DeliveryGuarantee.Recoverable", "*",
      "Message.is_recoverable is called nowhere (dead code, to be deleted with a fresh full run)"),
     *(("reference/message.py", "core/NumberReplacer",
@@ -990,6 +990,112 @@ _ENTRIES += (   # reference/queue_manager.py
         "2**56 - 1, and no queue manager enqueues that many messages"))
       for line in ("message.lookup_identifier = ((7 - priority) << 56) | (sequential_id & LOOKUP_ID_LOW_BITS)",
                    "message.lookup_identifier = sequential_id & LOOKUP_ID_LOW_BITS")),
+    ("reference/queue_manager.py", "core/NumberReplacer",
+     'parent = self.queue_collection.get(key.split(";", 1)[0])',
+     'parent = self.queue_collection.get(key.split(";", 2)[0])',
+     ("the first piece of str.split is the text before the first separator whatever maxsplit (1 or more) is: only "
+      "the later pieces, which nothing reads here, change")),
+    ("reference/queue_manager.py", "core/NumberReplacer", "self._next_private_number += 1",
+     "self._next_private_number += 2",
+     ("private queues are numbered 1, 3, 5, ... instead of 1, 2, 3, ...: Create Queue asks only for an unused "
+      "PrivateQueueNumber (MS-MQDMPR 3.1.7.1.3), the numbers stay distinct, a restart resumes above the highest "
+      "one (persistence.py _restore_queue), and the suite learns each number from the queue's PRIVATE= name")),
+    ("reference/queue_manager.py", "core/AddNot",
+     "queue_type=QueueType.Private if path.private else QueueType.Public,",
+     "queue_type=QueueType.Private if not path.private else QueueType.Public,",
+     ("swaps Private and Public only, which nothing tells apart: every reader of queue_type tests for System alone "
+      "(open_queue.py, acknowledgment.py, mqqb_arrival.py, complete_move, adapters/in_process.py), the store "
+      "writes and restores it as it is, and what privacy decides (key, private number, format name) follows "
+      "path.private itself")),
+    *(("reference/queue_manager.py", "core/ReplaceTrueWithFalse", line, line.replace("True", "False"),
+       "Queue.deleted is written (here and in Queue.__init__) but read nowhere, by the reference or its adapter")
+      for line in ("queue.deleted = True", "journal.deleted = True")),
+    ("reference/queue_manager.py", "core/ReplaceComparisonOperator_NotEq_Lt", 'if reading != "times-out":',
+     'if reading < "times-out":',
+     ('the D-13 readings "queue-deleted" and "not-available" both sort before "times-out", so the test differs only '
+      "under the reading times-out, which the reference does not take")),
+    ("reference/queue_manager.py", "core/ReplaceComparisonOperator_NotEq_Lt",
+     "if quota != INFINITE and queue.total_bytes + size > quota * 1024:",
+     "if quota < INFINITE and queue.total_bytes + size > quota * 1024:",
+     ("a queue's quota is a DWORD of kilobytes and INFINITE is its largest value 0xFFFFFFFF, so quota < INFINITE "
+      "holds exactly when quota != INFINITE")),
+    ("reference/queue_manager.py", "core/ReplaceComparisonOperator_NotEq_Lt",
+     "if ttrq != INFINITE and message.sent_time and now > message.sent_time + ttrq:",
+     "if ttrq < INFINITE and message.sent_time and now > message.sent_time + ttrq:",
+     ("TimeToReachQueue is a 32-bit field (MS-MQMQ 2.2.19.2 UserHeader) and INFINITE is its largest value "
+      "0xFFFFFFFF, so ttrq < INFINITE holds exactly when ttrq != INFINITE")),
+    ("reference/queue_manager.py", "core/ReplaceComparisonOperator_NotEq_LtE",
+     "if ttrq != INFINITE and message.sent_time and now > message.sent_time + ttrq:",
+     "if ttrq <= INFINITE and message.sent_time and now > message.sent_time + ttrq:",
+     ("only a TimeToReachQueue of INFINITE now reaches the time test, which then asks whether now passed "
+      "SentTime + 0xFFFFFFFF s: with a nonzero 32-bit SentTime (seconds since 1970) that is after 2106, which no "
+      "clock of a run reaches")),
+    ("reference/queue_manager.py", "core/ZeroIterationForLoop",
+     "for position in list(queue.message_position_list.positions()):", "for position in []:",
+     ("purge_silently's only caller is Delete Queue, for the deleted queue's journal: MS-MQDMPR 3.1.7.1.4 "
+      "(MS-MQDMPR:3.1.7.1.4:01) deletes iQueue's own positions and says nothing of its journal's, which no name "
+      "reaches once the queue has left QueueCollection; the copies left there only keep counting against "
+      "QueueManagerQuota, which the specification leaves to the implementation")),
+    *(("reference/queue_manager.py", f"core/ReplaceBinaryOperator_Sub_{name}",
+       "message.lookup_identifier = ((7 - priority) << 56) | (sequential_id & LOOKUP_ID_LOW_BITS)",
+       f"message.lookup_identifier = ((7 {op} priority) << 56) | (sequential_id & LOOKUP_ID_LOW_BITS)",
+       (f"this branch runs only for a message with a TransactionalMessageSequenceIdentifier, whose priority is "
+        f"always 0 (MS-MQMQ:2.2.19.1:02; arrival.py _mark_transactional, mqqb_arrival.py _message, and copies keep "
+        f"it): 7 {op} 0 == 7 - 0"))
+      for name, op in (("Add", "+"), ("BitOr", "|"), ("BitXor", "^"), ("LShift", "<<"), ("RShift", ">>"))),
+    ("reference/queue_manager.py", "core/AddNot",
+     'if transaction is not None and self.readings["D-07"] == "count-when-available":',
+     'if not transaction is not None and self.readings["D-07"] == "count-when-available":',
+     ("under the reference's D-07 reading (count-in-list) the second operand is false, so the test is false "
+      "whatever the first operand says")),
+    ("reference/queue_manager.py", "core/ReplaceComparisonOperator_NotEq_GtE", "if position.state != AVAILABLE:",
+     "if position.state >= AVAILABLE:",
+     ("MessagePositionState is an IntEnum whose smallest member is Available (0), so the test now always holds: for "
+      "a position already Available the mutant sets the same state again and records that same state in the store "
+      "(persistence.py record_state), which changes nothing a call or a restart can see")),
+    ("reference/queue_manager.py", "core/ReplaceComparisonOperator_NotEq_Lt", "if position.state != AVAILABLE:",
+     "if position.state < AVAILABLE:",
+     ("in message_position_available the position is Available at every pass of this test: the method has just "
+      "made it so, a destructive reader returns two lines below, and the only waiters after which the loop goes "
+      "on are peeks, which change no state; so neither != nor < Available holds (and < never does: Available is "
+      "the smallest member, 0)")),
+    ("reference/queue_manager.py", "core/AddNot",
+     "base_ms = message.sent_time * 1000 if message.sent_time else self.clock.now_ms()",
+     "base_ms = message.sent_time * 1000 if not message.sent_time else self.clock.now_ms()",
+     ("a message with a SentTime (every local send sets one, arrival.py _arrive) now has its timer start at "
+      "Enqueue Message: the D-09 reading enqueue-time, which a conforming server may take; only an MQQB packet "
+      "carrying SentTime 0 counts from SentTime itself (1970) and expires at once, which is what the D-09 reading "
+      "sent-time does with such a SentTime taken literally")),
+    ("reference/queue_manager.py", "core/ReplaceComparisonOperator_Eq_Lt",
+     "position.state = LOCKED if position.state == AVAILABLE else position.state",
+     "position.state = LOCKED if position.state < AVAILABLE else position.state",
+     ("< Available never holds (Available is the smallest member, 0), and neither does == Available here: a "
+      "message whose transaction is still in TransactionCollection was enqueued or received in it, so its "
+      "position is Locked or PurgePending (commit, abort and D-66 withdrawal clear TransactionIdentifier)")),
+    *(("reference/queue_manager.py", operator,
+       "position.state = LOCKED if position.state == AVAILABLE else position.state", changed,
+       ("the position is Locked or PurgePending here (a message whose transaction is still in "
+        "TransactionCollection was enqueued or received in it; commit, abort and D-66 withdrawal clear "
+        "TransactionIdentifier), and the mutant sets a PurgePending one Locked too: that is the text of MS-MQDMPR "
+        "3.1.7.2.7 (MS-MQDMPR:3.1.7.2.7:01), which sets the position Locked without condition, so a server doing it "
+        "conforms; the reference keeps PurgePending (not logged in spec/decisions.md)"))
+      for operator, changed in (
+          ("core/AddNot", "position.state = LOCKED if not position.state == AVAILABLE else position.state"),
+          ("core/ReplaceComparisonOperator_Eq_Gt",
+           "position.state = LOCKED if position.state > AVAILABLE else position.state"),
+          ("core/ReplaceComparisonOperator_Eq_GtE",
+           "position.state = LOCKED if position.state >= AVAILABLE else position.state"),
+          ("core/ReplaceComparisonOperator_Eq_IsNot",
+           "position.state = LOCKED if position.state is not AVAILABLE else position.state"),
+          ("core/ReplaceComparisonOperator_Eq_NotEq",
+           "position.state = LOCKED if position.state != AVAILABLE else position.state"))),
+    ("reference/queue_manager.py", "*", "self.throttled = True  # MS-MQDMPR:3.1.7.2.5:01", "*",
+     ("Begin Flow Control is raised by no Target call (only the unit tests call begin_flow_control): dead code for "
+      "the suite, to be deleted or wired to a protocol event with a fresh full run")),
+    ("reference/queue_manager.py", "core/ReplaceFalseWithTrue", "self.throttled = False", "self.throttled = True",
+     ("in end_flow_control: End Flow Control is raised by no Target call (only the unit tests call it), and "
+      "Throttled is never set without it: dead code for the suite, to be deleted or wired to a protocol event with "
+      "a fresh full run (the same text in QueueManager.__init__ makes every send fail, which the suite catches)")),
 )
 
 _ENTRIES += (   # reference/reads.py
@@ -1512,6 +1618,30 @@ _ENTRIES += (   # reference/remote_read.py
      ("the line's annotations are unevaluated strings (`from __future__ import annotations`), and its defaults "
       "are never used: their only callers, the in-process Target's open_queue and open_queue_for_move, pass "
       "every parameter")),
+    ("reference/remote_read.py", "core/ReplaceBinaryOperator_Mul_Div",
+     "def __init__(self, queue_manager, *, port: int = DEFAULT_PORT,",
+     "def __init__(self, queue_manager, /, port: int = DEFAULT_PORT,",
+     ("the keyword-only marker becomes a positional-only one: every RemoteReadServer constructor call (the "
+      "in-process adapter's, with **server_options, and the unit tests') passes the queue manager by position and "
+      "the options by keyword, which both signatures accept alike")),
+    ("reference/remote_read.py", "core/ReplaceComparisonOperator_Eq_LtE",
+     "if ul_action == Action.MQ_ACTION_RECEIVE:", "if ul_action <= Action.MQ_ACTION_RECEIVE:",
+     ("_read's only caller (_start) has already checked that ulAction fits an unsigned DWORD (_fits), and "
+      "MQ_ACTION_RECEIVE is 0, so ul_action <= 0 holds exactly when ul_action == 0")),
+    ("reference/remote_read.py", "core/ReplaceComparisonOperator_NotEq_GtE", "if status != HRESULT.MQ_OK:",
+     "if status >= HRESULT.MQ_OK:",
+     ("HRESULT values are all >= 0, so a successful cancel now takes the failure branch, which under the "
+      "reference's D-54 reading (status-not-found) returns the status, MQ_OK, as well; it only skips removing the "
+      "request's entry, which is gone already: under D-52 remove (the reference's) the cancelled receive's own "
+      "failure removed it (_finish), and D-36 refuse lets no other entry share a waiting read's request id")),
+    *(("reference/remote_read.py", operator, "if entry.lookup_identifier == 0:", changed,
+       ("a lookup identifier is never negative, so the test never holds: an entry still without a message "
+        "(lookup identifier 0) then goes the common way, its entry removed and no position found for identifier 0, "
+        "so the End answers MQ_ERROR_MESSAGE_NOT_FOUND: the D-38 reading remove (spec/decisions.md), which a "
+        "conforming server may take; such an entry never outlives a queue deletion under the reference's readings "
+        "(D-13 ends its read, D-52 remove drops its entry), so D-74 does not come in"))
+      for operator, changed in (("core/ReplaceComparisonOperator_Eq_Lt", "if entry.lookup_identifier < 0:"),
+                                ("core/NumberReplacer", "if entry.lookup_identifier == -1:"))),
 )
 
 _ENTRIES += (   # reference/remote_read_rules.py

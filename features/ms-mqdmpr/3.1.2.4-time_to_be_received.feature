@@ -57,6 +57,18 @@ Feature: MS-MQDMPR 3.1.2.4 Time To Be Received Timer and 3.1.7.2.7 Time To Be Re
     And 20 seconds pass
     Then the acknowledgments of "m" in "admin" are MQMSG_CLASS_ACK_RECEIVE
 
+  # A purged message its reader still holds is PurgePending, still in the queue: its timer removes it (3.1.7.2.7)
+  @clause:MS-MQDMPR:3.1.2.4:01 @clause:MS-MQDMPR:3.1.7.2.7:02
+  Scenario: A message marked for purging while its reader holds it expires when its time to be received passes
+    Given message "m" is sent to "inbox" with:
+      | time to be received | 10               |
+      | acknowledgements    | negative receive |
+      | admin queue         | admin            |
+    When the client starts a receive on "h" as "r"
+    And the client purges the queue through "h"
+    And 20 seconds pass
+    Then the acknowledgments of "m" in "admin" are MQMSG_CLASS_NACK_RECEIVE_TIMEOUT
+
   # D-26 on-delivery: a non-transactional message in its queue was delivered, so its expiry makes no copy
   @clause:MS-MQDMPR:3.1.7.2.7:02 @decision:D-26
   Scenario: An expired message is removed with reason NackReceiveTimeout

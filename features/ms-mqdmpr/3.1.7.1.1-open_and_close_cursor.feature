@@ -68,3 +68,32 @@ Feature: MS-MQDMPR 3.1.7.1.1 Open Cursor and 3.1.7.1.2 Close Cursor
     And the background call "plain" completes
     Then the call returns MQ_OK
     And the message returned is "new"
+
+  # D-14 either way the read is gone from the handle: a message arriving before its time-out is not handed to it
+  @clause:MS-MQDMPR:3.1.7.1.2:01 @decision:D-14
+  Scenario: A message sent after its cursor closed does not go to the read that waited through the cursor
+    Given a queue "empty"
+    And "empty" is opened with RECEIVE_ACCESS as "e"
+    And cursor "c" is created on "e"
+    When in the background, cursor "c" receives with a time-out of 3000 ms as "by cursor"
+    And the client closes its cursor "c"
+    And message "new" is sent to "empty"
+    Then by D-14 the background call "by cursor" ends with MQ_ERROR_OPERATION_CANCELLED (cancelled) at once, or with MQ_ERROR_IO_TIMEOUT when its 3000 ms have passed (times-out)
+    And "empty" holds "new"
+
+  @clause:MS-MQDMPR:3.1.7.1.2:01 @decision:D-14
+  Scenario: Closing the second of two cursors ends its read even when the first cursor's read waits before it
+    Given a queue "empty"
+    And "empty" is opened with RECEIVE_ACCESS as "e"
+    And cursor "c1" is created on "e"
+    And cursor "c2" is created on "e"
+    When in the background, cursor "c1" receives with a time-out of 3000 ms as "first"
+    And in the background, cursor "c2" receives with a time-out of 3000 ms as "second"
+    And the client closes its cursor "c2"
+    And message "m1" is sent to "empty"
+    And the background call "first" completes
+    Then the call returns MQ_OK
+    And the message returned is "m1"
+    When message "m2" is sent to "empty"
+    Then by D-14 the background call "second" ends with MQ_ERROR_OPERATION_CANCELLED (cancelled) at once, or with MQ_ERROR_IO_TIMEOUT when its 3000 ms have passed (times-out)
+    And "empty" holds "m2"

@@ -228,3 +228,14 @@ Feature: MS-MQDMPR 3.1.7.1.3 Create Queue, 3.1.7.1.33 Set Queue Defaults and 3.1
     Then by D-13 the background call "r" ends with MQ_ERROR_QUEUE_DELETED (queue-deleted) or MQ_ERROR_QUEUE_NOT_AVAILABLE (not-available) at once, or with MQ_ERROR_IO_TIMEOUT when its 5000 ms have passed (times-out)
     When the client receives from "h"
     Then the call returns MQ_ERROR_QUEUE_NOT_AVAILABLE
+
+  # Close Queue does nothing for a descriptor whose QueueReference is NULL (3.1.7.1.6): closing the handle of the
+  # deleted queue does not cancel the read, which ends by D-13 alone
+  @clause:MS-MQDMPR:3.1.7.1.4:02 @decision:D-13
+  Scenario: A read waiting on a queue that is deleted is not cancelled when its handle is closed
+    Given a queue "orders"
+    And "orders" is opened with RECEIVE_ACCESS as "h"
+    When the client waits on "h" for up to 5000 ms in the background as "r"
+    And queue "orders" is deleted
+    And R_CloseQueue is called on "h"
+    Then by D-13 the background call "r" ends with MQ_ERROR_QUEUE_DELETED (queue-deleted) or MQ_ERROR_QUEUE_NOT_AVAILABLE (not-available) at once, or with MQ_ERROR_IO_TIMEOUT when its 5000 ms have passed (times-out)

@@ -32,6 +32,14 @@ Feature: MS-MQDMPR 3.1.7.1.9 Enqueue Message at its exact boundaries
     Then the send is accepted with status 2
     And "inbox" holds nothing
 
+  # a quota counts kilobytes of 1024 bytes: 4 KB is 4096 bytes, and a 4100-byte packet passes it
+  @clause:MS-MQDMPR:3.1.7.1.9:02
+  Scenario: A message one packet unit larger than the queue's quota in kilobytes is refused
+    Given a queue "small" with a quota of 4 KB
+    When message "too big" whose packet is exactly 4100 bytes is sent to "small"
+    Then the send is accepted with status 1
+    And "small" holds nothing
+
   @clause:MS-MQDMPR:3.1.7.1.9:08
   Scenario: A message that arrives at the very second its time to reach the queue runs out is in time
     When message "punctual" reaches "inbox" at the very second its time to reach the queue of 60 seconds runs out

@@ -51,6 +51,29 @@ Feature: MS-MQMQ 2.1.3 - 2.1.4 Public and Private Format Names
       | PRIVATE={queue manager}\{private number of gone}   | PEEK_ACCESS |
     Then the call returns MQ_ERROR_QUEUE_NOT_FOUND
 
+  # A public queue has no private queue number: its name never stands for a private queue, nor for another public one.
+  @clause:MS-MQMQ:2.1.4:01 @clause:MS-MQMQ:2.1.3:01
+  Scenario: Public queues and private queues created among them each keep their own messages
+    Given a public queue "first"
+    And a public queue "second"
+    And a queue "late"
+    When message "to first" is sent to "first"
+    And message "to second" is sent to "second"
+    And message "to late" is sent to "late"
+    Then "orders" holds nothing
+    And "first" holds "to first"
+    And "second" holds "to second"
+    And "late" holds "to late"
+
+  # PrivateQueueNumber belongs to private queues only (MS-MQDMPR 3.1.1.2): no PRIVATE= name reaches a public queue
+  @clause:MS-MQMQ:2.1.4:01
+  Scenario: No private queue number opens a public queue created between two private queues
+    Given a queue "before"
+    And a public queue "pub"
+    And a queue "after"
+    And message "marker" is sent to "pub"
+    Then no private format name numbered from that of "before" to that of "after" opens the queue holding "marker"
+
   @clause:MS-MQMQ:2.1.4:01
   Scenario Outline: A private name the grammar does not allow is refused as illegal (<why>)
     When a message is sent to the format name "<name>"

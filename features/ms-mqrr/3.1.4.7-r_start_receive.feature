@@ -713,6 +713,21 @@ Feature: MS-MQRR 3.1.4.7 R_StartReceive (Opnum 7)
     And the background call "w" completes
     Then the message returned is "m"
 
+  # 3.1.4.7:34 forbids reusing the same dwRequestId only: a smaller one than a waiting read's is another request
+  @clause:MS-MQRR:3.1.4.7:34
+  Scenario: A request id lower than that of a read still waiting on the handle is served
+    Given a queue "empty"
+    And "empty" is opened with RECEIVE_ACCESS as "e"
+    When in the background, the client peeks at "e" with request id 7 and a time-out of INFINITE ms as "w"
+    And R_StartReceive is called on "e" with:
+      | LookupId | hCursor | ulAction          | ulTimeout | dwRequestId |
+      | 0        | 0       | MQ_ACTION_RECEIVE | 0         | 3           |
+    Then the call returns MQ_ERROR_IO_TIMEOUT
+    And the background call "w" is still waiting
+    When message "m" is sent to "empty"
+    And the background call "w" completes
+    Then the message returned is "m"
+
   @clause:MS-MQRR:3.1.4.7:16
   Scenario: The parameters are checked before the queue handle
     Given a queue handle "x" that the server never issued
