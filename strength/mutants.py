@@ -116,7 +116,7 @@ def run_mutants(results: Path, jobs: int, sample: int | None, seed: int = SEED, 
         _serve(source, where, [items[job] for job in pending], jobs, per_test, progress, out)
     with use_db(str(session), WorkDB.Mode.open) as db:
         _merge(out, db, WorkerOutcome, WorkResult, again=survivors)
-    record = report(session, source, time.monotonic() - started, jobs, _baseline_seconds(where))
+    record = report(session, source, time.monotonic() - started, jobs, _baseline_seconds(where), judged=len(pending))
     (where / "mutants.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     (where / "mutants.md").write_text(markdown(record), encoding="utf-8")
     for line in summary_lines(record):
@@ -234,7 +234,9 @@ def _order(mutation, source: Path) -> tuple:
             mutation.occurrence)
 
 
-def report(session: Path, source: Path, seconds: float, jobs: int, baseline_seconds: float) -> dict:
+def report(session: Path, source: Path, seconds: float, jobs: int, baseline_seconds: float, judged: int = 0) -> dict:
+    """The session's verdicts with their explanations; `seconds` and `judged`: what this invocation did (a resumed
+    run or --survivors judges only some of the mutants)."""
     _, WorkDB, use_db, WorkerOutcome, _ = _cosmic_ray()
     with use_db(str(session), WorkDB.Mode.open) as db:
         total = db.num_work_items
@@ -268,7 +270,8 @@ def report(session: Path, source: Path, seconds: float, jobs: int, baseline_seco
     return {
         "format": "mqspec-mutants/1", "tool": "cosmic-ray", "core": list(CORE),
         "finished": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
-        "seconds": round(seconds, 1), "jobs": jobs, "baseline_seconds": round(baseline_seconds, 1),
+        "seconds": round(seconds, 1), "judged_now": judged, "jobs": jobs,
+        "baseline_seconds": round(baseline_seconds, 1),
         "mutants": total, "tested": len(rows), "skipped": skipped, "left_out": left_out,
         "left_out_operators": LEFT_OUT, "pending": total - len(rows) - skipped - left_out,
         "killed": killed, "survived": len(survived),
@@ -306,7 +309,8 @@ def _line(path: Path, number: int) -> str:
 def summary_lines(record: dict) -> list[str]:
     lines = [(f"mutants: score {record['score']}% ({record['killed']} killed, {record['survived']} survived of "
              f"{record['tested']} tested; {record['pending']} pending, {record['skipped']} skipped, "
-             f"{record['left_out']} of left-out operators, {record['mutants']} in all) in {record['seconds']:.0f} s")]
+             f"{record['left_out']} of left-out operators, {record['mutants']} in all); this run judged "
+             f"{record['judged_now']} in {record['seconds']:.0f} s")]
     for row in record["survivors"]:
         why = f"equivalent: {row['equivalent']}" if row["equivalent"] else "NOT EXPLAINED"
         lines.append(f"survivor: {row['module']}:{row['line']} {row['operator']} `{row['source']}` ({why})")
@@ -323,7 +327,8 @@ def markdown(record: dict) -> str:
              f"{record['mutants']} mutants in all.  Score without the survivors explained as equivalent: "
              f"{record['score_without_equivalent']}%."), "",
              (f"Core: {', '.join('reference/' + name + '.py' for name in record['core'])}.  "
-             f"{record['seconds']:.0f} s with {record['jobs']} jobs; the unchanged suite takes "
+             f"This run judged {record['judged_now']} of them in {record['seconds']:.0f} s with {record['jobs']} jobs "
+             f"(a resumed run or --survivors judges only what is left); the unchanged suite takes "
              f"{record['baseline_seconds']:.0f} s."), "", "## Survivors", ""]
     if not record["survivors"]:
         lines.append("None.")
