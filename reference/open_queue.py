@@ -16,7 +16,7 @@ from __future__ import annotations
 from protocol.hresult import HRESULT
 
 from .adm import OpenQueueDescriptor, Queue
-from .enumerations import QueueAccessType as A, QueueShareMode as M
+from .enumerations import QueueAccessType as A, QueueShareMode as M, QueueType
 from .format_name import FormatName, FormatNameError, parse_format_name
 
 _SYSTEM_SUFFIX_QUEUES = {"JOURNAL": "system_journal_queue", "DEADLETTER": "system_deadletter_queue",
@@ -97,8 +97,10 @@ class OpenQueueEvents:
         if name.kind == "PRIVATE":
             if name.guid.bytes_le != self.identifier:
                 return None
+            # MS-MQMQ:2.1.4:01 the number names a private queue; a public queue has none (its 0 is no number)
             queue = next((q for q in self.queue_collection.values()
-                          if q.private_queue_number == name.private_queue_number and q.parent is None), None)
+                          if q.private_queue_number == name.private_queue_number and q.parent is None
+                          and q.queue_type is QueueType.Private), None)
         elif name.kind == "PUBLIC":
             queue = next((q for q in self.queue_collection.values()
                           if q.identifier == name.guid.bytes_le and q.parent is None), None)

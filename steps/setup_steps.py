@@ -204,9 +204,10 @@ def send_refused(world, status):
     assert world.status_is(hresult(status)), f"got {describe_hresult(world.status)}, expected {status}"
 
 
+@then("the call fails")
 @then("the send fails")
 def send_fails(world):
-    """Any failure status: for a name the specifications give no status for, only that the send is refused."""
+    """Any failure status: for a name the specifications give no status for, only that the call is refused."""
     assert world.failed(), f"the send returned {describe_hresult(world.status)}, not a failure"
 
 

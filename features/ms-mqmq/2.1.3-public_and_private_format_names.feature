@@ -74,6 +74,16 @@ Feature: MS-MQMQ 2.1.3 - 2.1.4 Public and Private Format Names
     And message "marker" is sent to "pub"
     Then no private format name numbered from that of "before" to that of "after" opens the queue holding "marker"
 
+  # Queue number 0 is no private queue's: whether the name is refused as illegal or as naming nothing, it must not
+  # open a public queue (which has no private queue number).
+  @clause:MS-MQMQ:2.1.4:01
+  Scenario: A private name with queue number 0 opens no queue, not even a public one
+    Given a public queue "pub"
+    When R_OpenQueue is called as "h" with:
+      | pQueueFormat                     | dwAccess    |
+      | PRIVATE={queue manager}\00000000 | PEEK_ACCESS |
+    Then the call fails
+
   @clause:MS-MQMQ:2.1.4:01
   Scenario Outline: A private name the grammar does not allow is refused as illegal (<why>)
     When a message is sent to the format name "<name>"
