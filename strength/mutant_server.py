@@ -42,8 +42,6 @@ from __future__ import annotations
 import ast
 import gc
 import importlib
-import importlib.abc
-import importlib.util
 import json
 import os
 import signal
@@ -57,6 +55,7 @@ import pytest
 from hypothesis import settings
 
 from .equivalent_mutants import ANNOTATION, in_annotation
+from .loader import load
 
 _REFERENCE = Path(__file__).resolve().parents[1] / "reference"
 _IMPORT = "import"   # the coverage context of everything before the first test
@@ -181,6 +180,7 @@ class Server:
         self.session, self.baseline, self.out, self.jobs = session, baseline, out, max(1, jobs)
         self.live = _live_functions()
         self.sources: dict[str, tuple[str, dict, ast.Module]] = {}
+        self.named_at: dict[str, dict[str, set[int]]] | None = None   # name -> file -> lines (mentions())
         self.done = self.total = 0
 
     def run(self, plan: list[dict]) -> None:
@@ -301,16 +301,21 @@ class Server:
                 "limits": _limits(durations, order), "deadline": 60.0 + 4 * sum(durations)}
 
     def mentions(self, names: set[str]) -> dict[str, set[int]]:
-        """file -> lines of the reference that name one of `names` (a variable, an attribute, an import)."""
+        """file -> lines of the reference that name one of `names` (a variable, an attribute, an import); the
+        index of every name is built at the first call."""
+        if self.named_at is None:
+            self.named_at = {}
+            for module in sorted(_REFERENCE.glob("*.py")):
+                path = os.path.realpath(module)
+                for node in ast.walk(self.module(path)[2]):
+                    name = (node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute)
+                            else node.name if isinstance(node, ast.alias) else None)
+                    if name is not None:
+                        self.named_at.setdefault(name, {}).setdefault(path, set()).add(node.lineno)
         found: dict[str, set[int]] = {}
-        for module in sorted(_REFERENCE.glob("*.py")):
-            path = os.path.realpath(module)
-            _, _, tree = self.module(path)
-            for node in ast.walk(tree):
-                name = (node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute)
-                        else node.name if isinstance(node, ast.alias) else None)
-                if name in names:
-                    found.setdefault(path, set()).add(node.lineno)
+        for name in names:
+            for path, lines in self.named_at.get(name, {}).items():
+                found.setdefault(path, set()).update(lines)
         return found
 
     def module(self, path: str) -> tuple[str, dict, ast.Module]:
@@ -325,30 +330,13 @@ def _limits(durations: list[float], order: list[int]) -> list[float]:
     return [max(TIME_FLOOR, TIME_FACTOR * durations[index]) for index in order]
 
 
-class _MutatedModule(importlib.abc.MetaPathFinder):
-    """Finds one module of the reference with the mutant's text in place of the file's."""
-
-    def __init__(self, name: str, path: str, text: str) -> None:
-        self.name, self.path, self.text = name, path, text
-
-    def find_spec(self, fullname, path=None, target=None):
-        return importlib.util.spec_from_loader(fullname, self, origin=self.path) if fullname == self.name else None
-
-    def create_module(self, spec):
-        return None   # the default module object
-
-    def exec_module(self, module) -> None:
-        module.__file__ = self.path
-        # the mutated text, run as the module: a copy of the file with the change would run the same
-        exec(compile(self.text, self.path, "exec"), module.__dict__)  # noqa: S102
-
-
 def _reload(path: str, text: str) -> None:
     """The reference imported afresh with `text` as the module at `path`, with the adapter that hosts it (the
     only module outside reference/ that imports it; the suite reaches it through adapters.connect)."""
     for name in [name for name in sys.modules if name.split(".")[0] == "reference" or name == "adapters.in_process"]:
         del sys.modules[name]
-    sys.meta_path.insert(0, _MutatedModule(f"reference.{Path(path).stem}", path, text))
+    original = Path(path).read_text(encoding="utf-8")
+    load("reference", {Path(path).stem: [(original, text)]})   # the variants' loader, under the reference's own name
     for module in sorted(_REFERENCE.glob("*.py")):
         importlib.import_module(f"reference.{module.stem}")
 

@@ -14,6 +14,7 @@ import pytest
 
 from strength.equivalent_mutants import in_annotation
 from strength.mutant_server import (
+    Server,
     _code_index,
     _default_change,
     _defined_names,
@@ -183,3 +184,12 @@ def test_a_change_inside_a_postponed_annotation_is_recognised():
 
 def test_a_test_in_a_child_may_take_ten_times_its_baseline_duration_and_ten_seconds_at_least():
     assert _limits([0.1, 3.0, 0.0], [1, 0, 2]) == [30.0, 10.0, 10.0]
+
+
+def test_the_lines_naming_a_changed_definition_are_found_across_the_reference(tmp_path):
+    root = Path(__file__).resolve().parent.parent / "reference"
+    text = (root / "remote_read.py").read_text(encoding="utf-8").splitlines()
+    defined = next(n for n, line in enumerate(text, 1) if line.startswith("DEFAULT_CLEANUP_MS = "))
+    found = Server(None, {"lines": {}}, tmp_path / "out.jsonl", 1).mentions({"DEFAULT_CLEANUP_MS"})
+    assert defined in found[str((root / "remote_read.py").resolve())]
+    assert all(path.startswith(str(root.resolve())) for path in found)
