@@ -24,7 +24,7 @@ import pytest
 from adapters import MessageProperties, TargetError, connect
 from adapters.in_process import InProcessTarget
 from adapters.mqrr.control import ControlError
-from adapters.mqrr.serve import _free_sequence, serve
+from adapters.mqrr.serve import free_sequence, serve
 from protocol.constants import INFINITE, Access, Ack, Action, ShareMode
 from protocol.hresult import HRESULT, RpcStatus
 from protocol.queue_format import from_format_name
@@ -245,7 +245,7 @@ def test_a_busy_port_makes_the_server_try_eleven_higher():
     """MS-MQRR 3.1.4.1 (SHOULD): the port asked for is taken, so the server listens on it plus 11 and
     R_GetServerPort answers that."""
     import socket
-    port = _free_sequence("127.0.0.1", 2)   # below the ephemeral range: no client connection takes port + 11
+    port = free_sequence("127.0.0.1", 2)   # below the ephemeral range: no client connection takes port + 11
     with socket.socket() as first:
         first.bind(("127.0.0.1", port))
         first.listen()

@@ -11,7 +11,7 @@ import pytest
 
 from adapters import MessageProperties, connect
 from adapters.mqrr.control import ControlError
-from adapters.mqrr.serve import EPHEMERAL_RANGE, PORT_STEP, PORT_TRIES, _free_sequence
+from adapters.mqrr.serve import EPHEMERAL_RANGE, PORT_STEP, PORT_TRIES, free_sequence
 from protocol.constants import Access, ShareMode
 from protocol.hresult import HRESULT
 from protocol.queue_format import from_format_name
@@ -72,5 +72,5 @@ def test_port_0_draws_a_sequence_below_the_ephemeral_range_that_is_free(served, 
     narrow = tmp_path / "range"
     narrow.write_text("1300\t60999\n")   # room for one sequence start only: 1024 .. 1300 - 16 * 11
     monkeypatch.setattr("adapters.mqrr.serve.EPHEMERAL_RANGE", str(narrow))
-    first = _free_sequence("127.0.0.1", PORT_TRIES)
+    first = free_sequence("127.0.0.1", PORT_TRIES)
     assert 1024 <= first and first + (PORT_TRIES - 1) * PORT_STEP < 1300

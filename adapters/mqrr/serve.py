@@ -24,7 +24,8 @@ from .dcerpc_server import DceRpcServer
 from .service import RemoteReadService
 
 EPHEMERAL_RANGE = "/proc/sys/net/ipv4/ip_local_port_range"
-ANNOUNCED = frozenset({"virtual_time", "restart", "list_messages", "reset", "configure", "queue_manager_quota"})  # passed on by control
+# passed on by control
+ANNOUNCED = frozenset({"virtual_time", "restart", "list_messages", "reset", "configure", "queue_manager_quota"})
 PORT_TRIES = 16
 
 
@@ -88,7 +89,7 @@ def serve(target: Target, host: str = "127.0.0.1", port: int = 0, *, log=None, t
     """Start serving `target`; OSError when no port of the sequence can be bound."""
     remote_read = RemoteReadService(target)
     control = ControlService(target, target.capabilities & ANNOUNCED, remote_read)
-    port = port or _free_sequence(host, tries)
+    port = port or free_sequence(host, tries)
     candidates = [port + attempt * PORT_STEP for attempt in range(tries)]
     for candidate in candidates:
         server = DceRpcServer([remote_read, control], host, candidate, log=log)
@@ -111,7 +112,7 @@ def serve(target: Target, host: str = "127.0.0.1", port: int = 0, *, log=None, t
     raise AssertionError("every candidate port either served or raised")
 
 
-def _free_sequence(host: str, tries: int) -> int:
+def free_sequence(host: str, tries: int) -> int:
     """A first port whose `tries` ports in steps of PORT_STEP are all free now and all below the ephemeral
     range (where connect() picks local ports); OSError when 200 draws find none."""
     try:
