@@ -206,7 +206,7 @@ def send_refused(world, status):
 
 @then("the call fails")
 @then("the send fails")
-def send_fails(world):
+def call_fails(world):
     """Any failure status: for a name the specifications give no status for, only that the call is refused."""
     assert world.failed(), f"the send returned {describe_hresult(world.status)}, not a failure"
 
