@@ -1,35 +1,8 @@
-"""Loads the mqspec pytest plugin and the step vocabulary for every test run."""
+"""The checkout's own test runs (make test): the suite's pytest plugin, and the option of the slowest proof."""
 
 import pytest
 
-pytest_plugins = [
-    "mqspec.pytest_plugin",
-    "steps.setup_steps",
-    "steps.receive_steps",
-    "steps.handle_steps",
-    "steps.packet_steps",
-    "steps.section_steps",
-    "steps.pending_steps",
-    "steps.transaction_steps",
-    "steps.event_steps",
-    "steps.cursor_steps",
-    "steps.client_steps",
-    "steps.rpc_steps",
-    "steps.configuration_steps",
-    "steps.security_steps",
-    "steps.decision_steps",
-    "steps.wait_readings_steps",
-    "steps.arrival_readings_steps",
-    "steps.remote_read_readings_steps",
-    "steps.packet_readings_steps",
-    "steps.boundary_steps",
-    "steps.subqueue_header_steps",
-    "steps.mqqb_steps",
-    "steps.source_steps",
-    "steps.receive_output_steps",
-    "steps.transaction_count_steps",
-    "steps.private_number_steps",
-]
+pytest_plugins = ["mqspec.pytest_plugin"]   # the suite's plugin, which brings the step vocabulary
 
 
 def pytest_addoption(parser):

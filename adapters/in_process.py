@@ -19,14 +19,15 @@ first client's `close()` also closes the store.
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import time
 
-from protocol.constants import INFINITE
-from protocol.hresult import HRESULT
-from protocol.idl import DEFAULT_PORT
-from protocol.queue_format import QueueFormat
-from reference import (clock as _clock, enumerations as _enumerations, format_name as _format_name,
+from mqspec.protocol.constants import INFINITE
+from mqspec.protocol.hresult import HRESULT
+from mqspec.protocol.idl import DEFAULT_PORT
+from mqspec.protocol.queue_format import QueueFormat
+from mqspec.reference import (clock as _clock, enumerations as _enumerations, format_name as _format_name,
                        message as _message_module, packet as _packet, queue_manager as _queue_manager,
                        readings as _readings, remote_read as _remote_read, sqlite_store as _sqlite_store)
 
@@ -144,13 +145,15 @@ class InProcessTarget(Target):
         if _core is None:
             impl = REFERENCE
             if variant:
-                from strength.variants import load_variant   # a wrong queue manager the suite must reject
+                from mqspec.strength.variants import load_variant   # a wrong queue manager the suite must reject
                 impl = Implementation.of(load_variant(variant))
-            _core = _Core(impl, store_path, synchronous,
-                          dict(computer_name=computer_name, seed=seed, queue_manager_quota=queue_manager_quota,
-                               send_insecure_nacks=send_insecure_nacks,
-                               readings=impl.readings.Readings.parse(readings)),
-                          dict(port=port, pending_request_cleanup_ms=pending_request_cleanup_ms))
+            options = dict(computer_name=computer_name, seed=seed, queue_manager_quota=queue_manager_quota,
+                           send_insecure_nacks=send_insecure_nacks, readings=impl.readings.Readings.parse(readings))
+            try:
+                _core = _Core(impl, store_path, synchronous, options,
+                              dict(port=port, pending_request_cleanup_ms=pending_request_cleanup_ms))
+            except sqlite3.Error as error:   # a folder that is not there, a file that is not a store, ...
+                raise ValueError(f"the store {store_path} cannot be used: {error}") from None
         self._core = _core
         self._handles: set[bytes] = set()   # context handles this client opened and has not closed
         self._closed = False

@@ -23,10 +23,10 @@ import uuid
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
-from protocol.constants import INFINITE, Access, Action, ShareMode
-from protocol.hresult import HRESULT
-from protocol.idl import NULL_CONTEXT_HANDLE as NULL_HANDLE, SectionBuffer
-from protocol.queue_format import QueueFormat, from_format_name
+from mqspec.protocol.constants import INFINITE, Access, Action, ShareMode
+from mqspec.protocol.hresult import HRESULT
+from mqspec.protocol.idl import NULL_CONTEXT_HANDLE as NULL_HANDLE, SectionBuffer
+from mqspec.protocol.queue_format import QueueFormat, from_format_name
 
 # What a target may offer beyond MS-MQRR and set-up, and what a scenario that needs it is told.
 CAPABILITIES = {

@@ -31,9 +31,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from adapters.mqrr import ndr, ndr_impacket
-from protocol.idl import SectionBuffer
-from protocol.queue_format import QueueFormat
+from mqspec.adapters.mqrr import ndr, ndr_impacket
+from mqspec.protocol.idl import SectionBuffer
+from mqspec.protocol.queue_format import QueueFormat
 
 HANDLE = bytes(range(1, 21))
 REPEATS = 7   # timed batches per figure; the median is reported

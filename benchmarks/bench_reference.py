@@ -36,11 +36,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from reference.clock import VirtualClock  # noqa: E402
-from reference.enumerations import DeliveryGuarantee, MessageSeekAction, QueueAccessType, QueueShareMode  # noqa: E402
-from reference.message import Message  # noqa: E402
-from reference.queue_manager import QueueManager  # noqa: E402
-from reference.sqlite_store import SqliteStore  # noqa: E402
+from mqspec.reference.clock import VirtualClock  # noqa: E402
+from mqspec.reference.enumerations import DeliveryGuarantee, MessageSeekAction, QueueAccessType, QueueShareMode  # noqa: E402
+from mqspec.reference.message import Message  # noqa: E402
+from mqspec.reference.queue_manager import QueueManager  # noqa: E402
+from mqspec.reference.sqlite_store import SqliteStore  # noqa: E402
 
 BODY = b"x" * 100
 OPS = 500        # operations per timed batch

@@ -36,9 +36,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from mqspec.catalogue import load_catalogue  # noqa: E402
-from reports import ingest, schemas, suite  # noqa: E402
-from reports.pipeline import compute, make_report, shuffle_partitions_for  # noqa: E402
-from reports.session import start_session  # noqa: E402
+from mqspec.reports import ingest, schemas, suite  # noqa: E402
+from mqspec.reports.pipeline import compute, make_report, shuffle_partitions_for  # noqa: E402
+from mqspec.reports.session import start_session  # noqa: E402
 
 TARGETS = ("reference", "mqrr://127.0.0.1:2103", "reference?store=/tmp/qm.db", "mqrr://10.0.0.7:2103")
 SCENARIOS = 1_000          # per run and target
@@ -234,8 +234,8 @@ def timed(memory: PeakMemory, work) -> tuple[float, int, object, float]:
 def measure(spark, memory, rows: int, scratch: Path) -> dict:
     from pyspark.sql import functions as F
 
-    from reports.model import build_model
-    from reports.render import render_all
+    from mqspec.reports.model import build_model
+    from mqspec.reports.render import render_all
     begin = time.perf_counter()
     tables = generate(spark, rows, scratch / f"input-{rows}")
     generated = time.perf_counter() - begin

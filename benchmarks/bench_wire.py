@@ -24,10 +24,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from adapters import MessageProperties, connect  # noqa: E402
-from protocol.constants import Access, Ack, Action, ShareMode  # noqa: E402
-from protocol.hresult import HRESULT  # noqa: E402
-from protocol.queue_format import from_format_name  # noqa: E402
+from mqspec.adapters import MessageProperties, connect  # noqa: E402
+from mqspec.protocol.constants import Access, Ack, Action, ShareMode  # noqa: E402
+from mqspec.protocol.hresult import HRESULT  # noqa: E402
+from mqspec.protocol.queue_format import from_format_name  # noqa: E402
 
 BIG = 1 << 20
 BODY = b"x" * 100

@@ -13,8 +13,8 @@ import re
 
 import pytest
 
-from adapters import TargetError, connect
-from steps.world import World
+from mqspec.adapters import TargetError, connect
+from mqspec.steps.world import World
 
 
 def pytest_configure(config):

@@ -13,10 +13,10 @@ from __future__ import annotations
 import pytest
 from hypothesis.stateful import run_state_machine_as_test
 
-from steps.machine_cursors import CursorMachine
-from steps.machine_lookups import LookupMachine
-from steps.machine_reads import ReadMachine
-from steps.machines import bind, machine_settings, minimise
+from mqspec.steps.machine_cursors import CursorMachine
+from mqspec.steps.machine_lookups import LookupMachine
+from mqspec.steps.machine_reads import ReadMachine
+from mqspec.steps.machines import bind, machine_settings, minimise
 
 
 def marked(mark: str, *ids: str):

@@ -22,7 +22,9 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-SPEC_DIR = Path(__file__).resolve().parent.parent / "spec"
+from .parts import part
+
+SPEC_DIR = part("spec")
 LEVELS = ("MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY")
 CLAUSE_ID = re.compile(r"(?P<document>MS-MQRR|MS-MQDMPR|MS-MQMQ|MS-MQQB|MSDN-CURSOR):"
                        r"(?P<section>[0-9]+(?:\.[0-9]+)*|[A-Z]+):(?P<number>[0-9]{2})")

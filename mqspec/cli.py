@@ -30,16 +30,17 @@ import sys
 from pathlib import Path
 
 from . import __version__
+from .parts import part
 
-ROOT = Path(__file__).resolve().parent.parent
+TEST_TIMEOUT = 600   # seconds a scenario may take: one that hangs fails instead of stalling the run
 
 
 def main(argv: list[str] | None = None) -> int:
-    from adapters import TARGET_HELP
+    from mqspec.adapters import TARGET_HELP
 
     from .pytest_plugin import WAIVER_HELP
     parser = argparse.ArgumentParser(prog="mqspec", description="MSMQ conformance suite")
-    parser.add_argument("--version", action="version", version=f"mqspec {__version__}")
+    parser.add_argument("--version", action=VersionAction, help="print the version and the suite's version hash")
     commands = parser.add_subparsers(dest="command", required=True)
     certify = commands.add_parser("certify", help="run the conformance suite against targets",
                                   description="Run every scenario and stateful machine against each target.",
@@ -100,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--target", metavar="URL", help="the in-process target to serve (default: reference)")
     serve.add_argument("--allow-remote", action="store_true",
                        help="allow an address other than loopback (the server has no authentication)")
-    from strength.command import DESCRIPTION as STRENGTH_DESCRIPTION, add_arguments as strength_arguments
+    from mqspec.strength.command import DESCRIPTION as STRENGTH_DESCRIPTION, add_arguments as strength_arguments
     strength_arguments(commands.add_parser("strength", help="run the suite against wrong queue managers (issue 9)",
                                            description=STRENGTH_DESCRIPTION,
                                            formatter_class=argparse.RawDescriptionHelpFormatter))
@@ -111,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "serve":
             return _serve(args)
         if args.command == "strength":
-            from strength.command import strength_command
+            from mqspec.strength.command import strength_command
             return strength_command(args)
         if args.command == "report":
             return _report(args)
@@ -124,14 +125,39 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("mqspec: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:   # the reader went away (mqspec clauses | head): nothing more to say to it
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 class UsageError(Exception):
     pass
 
 
+class VersionAction(argparse.Action):
+    """--version: the package's version and the suite's version hash (run.json's suite_version), computed only
+    when asked for."""
+
+    def __init__(self, option_strings, dest, **kwargs):
+        super().__init__(option_strings, dest, nargs=0, **kwargs)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        from .pytest_plugin import suite_version
+        print(f"mqspec {__version__} (suite {suite_version()})")
+        parser.exit()
+
+
+def suite_arguments() -> list[str]:
+    """pytest's arguments for the suite alone, the same from a checkout and from an installed wheel: the features
+    folder, the suite's plugin, and none of the configuration of the directory the user runs in (their own
+    pytest.ini or pyproject.toml); node ids are relative to the folder that holds features/."""
+    features = part("features")
+    return [str(features), "-p", "mqspec.pytest_plugin", "-c", os.devnull, "--rootdir", str(features.parent),
+            "--confcutdir", str(features.parent), "-o", f"timeout={TEST_TIMEOUT}"]
+
+
 def _certify(args) -> int:
-    from adapters import TargetError, connect
+    from mqspec.adapters import TargetError, connect
     targets = args.target or ["reference"]
     for url in targets:
         try:
@@ -154,13 +180,12 @@ def _certify(args) -> int:
         check_clauses(args.clause, catalogue)
         load_waivers(args.waivers, args.skip_level, catalogue)
         load_profile(args.profile, catalogue)
-        if not args.no_report:
-            _check_spark(args.master, " (or --no-report)")
+        no_java = None if args.no_report else _check_spark(args.master)
         make_results_directory(results)
     except (CatalogueError, SelectionError) as error:
         raise UsageError(str(error)) from None
     import pytest
-    pytest_args = [str(ROOT / "features"), "-p", "no:cacheprovider", "-q"]
+    pytest_args = suite_arguments() + ["-p", "no:cacheprovider", "-q"]
     for url in targets:
         pytest_args += ["--target", url]
     for clause in args.clause:
@@ -175,6 +200,10 @@ def _certify(args) -> int:
     if args.deep:
         pytest_args.append("--deep")
     log = results / "pytest.log"
+    from hypothesis.configuration import set_hypothesis_home_dir
+    # the machines' example database (failing examples are replayed first next time) beside the runs, not in the
+    # directory the user runs in
+    set_hypothesis_home_dir(results.parent / ".hypothesis")
     status = _run_pytest(pytest_args, log, args.tracebacks, f"certifying {', '.join(targets)}")
     if status == pytest.ExitCode.NO_TESTS_COLLECTED:
         print("mqspec: no scenario matched the selection; nothing was certified", file=sys.stderr)
@@ -186,19 +215,16 @@ def _certify(args) -> int:
         return 1
     record = json.loads(record_path.read_text(encoding="utf-8"))
     where = f"results in {results}"
-    if args.no_report:
-        verdict = "conformant" if status == 0 else "NOT conformant"
-        print(f"mqspec: run {record['run_id']} on {', '.join(record['targets'])}: {verdict}; {where}")
-        return 0 if status == 0 else 1
-    from reports.errors import ReportError
-    from reports.pipeline import make_report
-    from reports.summary import summary_lines
+    from mqspec.reports.errors import ReportError
+    from mqspec.reports.summary import summary_lines
+    if args.no_report or no_java:
+        return _verdicts_without_report(results, record, status, catalogue, log, args.tracebacks, no_java)
+    from mqspec.reports.pipeline import make_report
     try:
         report = make_report([results], results / "report", master=args.master, any_suite_version=True)
     except ReportError as error:
-        verdict = "conformant" if status == 0 else "NOT conformant"
-        print(f"mqspec: run {record['run_id']} on {', '.join(record['targets'])}: {verdict}; {where}")
         print(f"mqspec: the report could not be made: {error}", file=sys.stderr)
+        _verdicts_without_report(results, record, status, catalogue, log, args.tracebacks, None)
         return 1
     failed = any(counts["failed"] for counts in report.model["counts"].values())
     conformant = status == 0 and not failed
@@ -214,15 +240,43 @@ def _certify(args) -> int:
     return 0 if conformant else 1
 
 
-def _check_spark(master: str, hint: str = "") -> None:
-    """Java and the --master URL, checked before any work starts."""
-    from reports.errors import ReportError
-    from reports.session import check_master, java_command
+def _check_spark(master: str) -> str | None:
+    """The --master URL (a UsageError when it is wrong) and Java, checked before any work starts: what is wrong
+    with Java, or None.  A certify run without Java still gives its verdicts, only not the report."""
+    from mqspec.reports.errors import ReportError
+    from mqspec.reports.session import check_master, java_command
     try:
-        java_command()
         check_master(master)
     except ReportError as error:
-        raise UsageError(f"{error}{hint}") from None
+        raise UsageError(str(error)) from None
+    try:
+        java_command()
+    except ReportError as error:
+        return str(error)
+    return None
+
+
+def _verdicts_without_report(results: Path, record: dict, status: int, catalogue, log: Path, tracebacks: bool,
+                             no_java: str | None) -> int:
+    """The clause verdicts of the run, computed without Spark (reports/tally.py), and why there is no report."""
+    from mqspec.reports.errors import InputError
+    from mqspec.reports.summary import summary_lines
+    from mqspec.reports.tally import tally
+    try:
+        model = tally(results, catalogue)
+    except InputError as error:
+        print(f"mqspec: the verdicts could not be read: {error}", file=sys.stderr)
+        return 1
+    conformant = status == 0 and not any(counts["failed"] for counts in model["counts"].values())
+    print(f"mqspec: run {record['run_id']} on {', '.join(model['targets'])}: "
+          f"{'conformant' if conformant else 'NOT conformant'}; results in {results}")
+    for line in summary_lines(model):
+        print("  " + line)
+    if no_java:
+        print(f"  no report: {no_java}; `mqspec report {results}` makes it later")
+    if not tracebacks:
+        print(f"  pytest's output, tracebacks included: {log}")
+    return 0 if conformant else 1
 
 
 def _run_pytest(pytest_args: list[str], log: Path, show: bool, what: str) -> int:
@@ -232,7 +286,7 @@ def _run_pytest(pytest_args: list[str], log: Path, show: bool, what: str) -> int
         return pytest.main(pytest_args)
     from contextlib import redirect_stderr, redirect_stdout
 
-    from reports.progress import Progress
+    from mqspec.reports.progress import Progress
     terminal = os.fdopen(os.dup(2), "w", buffering=1)   # the real stderr, whatever pytest captures
 
     class CertifyProgress:
@@ -275,11 +329,13 @@ def _last_error(log: Path) -> str:
 
 
 def _report(args) -> int:
-    from reports.errors import ReportError
-    from reports.inputs import strength_results
-    from reports.pipeline import NothingToReport, make_report
-    from reports.summary import summary_lines
-    _check_spark(args.master)
+    from mqspec.reports.errors import ReportError
+    from mqspec.reports.inputs import strength_results
+    from mqspec.reports.pipeline import NothingToReport, make_report
+    from mqspec.reports.summary import summary_lines
+    no_java = _check_spark(args.master)
+    if no_java:
+        raise UsageError(no_java)
     if args.output:
         output = Path(args.output)
     elif len(args.results) == 1 and ((Path(args.results[0]) / "run.json").is_file()
@@ -311,9 +367,9 @@ def _gate(args) -> int:
     import shutil
     import tempfile
 
-    from reports.errors import ReportError
-    from reports.gate import evaluate, gate_lines, newest_report, read_verdicts
-    from reports.session import start_session
+    from mqspec.reports.errors import ReportError
+    from mqspec.reports.gate import evaluate, gate_lines, newest_report, read_verdicts
+    from mqspec.reports.session import start_session
     scratch = Path(tempfile.mkdtemp(prefix="mqspec-gate-"))
     try:
         baseline = read_verdicts(Path(args.baseline), "--baseline")
@@ -343,8 +399,8 @@ def _gate(args) -> int:
 def _serve(args) -> int:
     import ipaddress
 
-    from adapters import TargetError, connect
-    from adapters.mqrr.serve import serve
+    from mqspec.adapters import TargetError, connect
+    from mqspec.adapters.mqrr.serve import serve
     if args.store and args.target:
         raise UsageError("--store and --target: give the store in the target URL (reference?store=PATH)")
     if not 0 <= args.port <= 65535:

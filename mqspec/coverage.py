@@ -9,7 +9,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-FEATURES = Path(__file__).resolve().parent.parent / "features"
+from .parts import part
+
+FEATURES = part("features")
 TAG = re.compile(r"@clause:(\S+)")
 HEADER = re.compile(r"^\s*(Feature|Scenario|Scenario Outline|Scenario Template|Example|Rule|Background|Examples):")
 

@@ -40,9 +40,37 @@ import pytest
 
 from .catalogue import LEVELS, CatalogueError, load_catalogue
 from .coverage import scenario_clauses
+from .parts import SUITE_FILES, SUITE_PARTS, part
 
-ROOT = Path(__file__).resolve().parent.parent
-SUITE_PARTS = ("features", "steps", "spec", "protocol")
+# The step vocabulary: every scenario's steps are defined in these modules (tests/test_step_vocabulary.py).
+pytest_plugins = [
+    "mqspec.steps.setup_steps",
+    "mqspec.steps.receive_steps",
+    "mqspec.steps.handle_steps",
+    "mqspec.steps.packet_steps",
+    "mqspec.steps.section_steps",
+    "mqspec.steps.pending_steps",
+    "mqspec.steps.transaction_steps",
+    "mqspec.steps.event_steps",
+    "mqspec.steps.cursor_steps",
+    "mqspec.steps.client_steps",
+    "mqspec.steps.rpc_steps",
+    "mqspec.steps.configuration_steps",
+    "mqspec.steps.security_steps",
+    "mqspec.steps.decision_steps",
+    "mqspec.steps.wait_readings_steps",
+    "mqspec.steps.arrival_readings_steps",
+    "mqspec.steps.remote_read_readings_steps",
+    "mqspec.steps.packet_readings_steps",
+    "mqspec.steps.boundary_steps",
+    "mqspec.steps.subqueue_header_steps",
+    "mqspec.steps.mqqb_steps",
+    "mqspec.steps.source_steps",
+    "mqspec.steps.receive_output_steps",
+    "mqspec.steps.transaction_count_steps",
+    "mqspec.steps.private_number_steps",
+]
+
 RESULTS_KEY = pytest.StashKey[dict]()
 ENVIRONMENT = ("MQSPEC_RESULTS", "MQSPEC_RUN_ID")   # how the stateful machines find the run's directory
 WAIVER_HELP = """\
@@ -77,6 +105,7 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "clause(id): the normative clause a scenario checks")
     config.addinivalue_line("markers", "decision(id): the decision of spec/decisions.md a scenario rests on")
     config.addinivalue_line("markers", "conformance: a scenario of the conformance suite")
+    config.addinivalue_line("markers", "slow: a scenario tagged @slow (it waits in real time)")
     if hasattr(config, "workerinput"):
         return
     run_id = config.getoption("run_id") or new_run_id()
@@ -86,6 +115,7 @@ def pytest_configure(config):
         check_clauses(config.getoption("clause"), catalogue)
         waivers = load_waivers(config.getoption("waivers"), config.getoption("skip_level"), catalogue)
         demanded = load_profile(config.getoption("profile"), catalogue)
+        check_shared_targets(config.getoption("target"), _workers(config))
         make_results_directory(results)
     except (CatalogueError, SelectionError) as error:
         raise pytest.UsageError(str(error)) from None
@@ -127,6 +157,23 @@ def check_clauses(clauses, catalogue) -> None:
     unknown = [clause for clause in clauses if clause not in catalogue.clauses]
     if unknown:
         raise SelectionError(f"--clause {unknown[0]}: no such clause in the catalogue (mqspec clauses lists them)")
+
+
+def _workers(config) -> int:
+    """How many pytest-xdist workers this run starts (0 without xdist)."""
+    if getattr(config.option, "dist", "no") == "no":
+        return 0
+    return len(getattr(config.option, "tx", None) or [])
+
+
+def check_shared_targets(targets, workers: int) -> None:
+    """Workers each host their own in-process reference, but a live server is one queue manager: each scenario
+    resets or restarts it, which would pull the scene from under a scenario of another worker."""
+    shared = [url for url in targets if not url.startswith("reference")]
+    if workers > 1 and shared:
+        raise SelectionError(f"--target {shared[0]}: {workers} pytest-xdist workers would share that server's one "
+                             "queue manager and reset it under each other's scenarios; certify a live server with "
+                             "one worker (-n 0)")
 
 
 def make_results_directory(results: Path) -> None:
@@ -282,12 +329,13 @@ def _waiver_reason(clauses, catalogue, waivers) -> str | None:
 
 
 def suite_version() -> str:
-    """A hash of everything that defines the suite: features, steps and the catalogue."""
+    """A hash of everything that defines the suite: features, steps, the catalogue and the vocabulary."""
     digest = hashlib.sha256()
-    for part in SUITE_PARTS:
-        for path in sorted((ROOT / part).rglob("*")):
-            if path.is_file() and "__pycache__" not in path.parts:
-                digest.update(str(path.relative_to(ROOT)).encode())
+    for name in SUITE_PARTS:   # paths as the checkout names them, so a checkout and a wheel of it hash alike
+        folder = part(name)
+        for path in sorted(folder.rglob("*")):
+            if path.suffix in SUITE_FILES and path.is_file():
+                digest.update(f"{name}/{path.relative_to(folder).as_posix()}".encode())
                 digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 

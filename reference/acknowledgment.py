@@ -20,8 +20,8 @@ removing them never starts another round (D-28).
 
 from __future__ import annotations
 
-from protocol.constants import INFINITE, AcknowledgementsRequested as Acks, MessageClass as C
-from protocol.hresult import HRESULT
+from mqspec.protocol.constants import INFINITE, AcknowledgementsRequested as Acks, MessageClass as C
+from mqspec.protocol.hresult import HRESULT
 
 from .enumerations import PrivacyLevel, QueueAccessType, QueueShareMode
 from .format_name import FormatNameError, parse_path_name

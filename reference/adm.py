@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from protocol.constants import INFINITE
-from protocol.hresult import HRESULT
+from mqspec.protocol.constants import INFINITE
+from mqspec.protocol.hresult import HRESULT
 
 from .enumerations import (
     OperationType,

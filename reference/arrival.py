@@ -17,8 +17,8 @@ the arrival acknowledgments follow from the Enqueue Message status:
 
 from __future__ import annotations
 
-from protocol.constants import AcknowledgementsRequested as Acks, MessageClass as C
-from protocol.hresult import HRESULT
+from mqspec.protocol.constants import AcknowledgementsRequested as Acks, MessageClass as C
+from mqspec.protocol.hresult import HRESULT
 
 from .enumerations import DeliveryGuarantee, QueueAccessType, QueueShareMode
 from .format_name import FormatNameError, parse_format_name

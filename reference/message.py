@@ -8,7 +8,7 @@ and are read through properties with their specification defaults.
 
 from __future__ import annotations
 
-from protocol.constants import INFINITE, AcknowledgementsRequested, MessageClass
+from mqspec.protocol.constants import INFINITE, AcknowledgementsRequested, MessageClass
 
 from .enumerations import DeliveryGuarantee, PrivacyLevel
 

@@ -37,8 +37,8 @@ from __future__ import annotations
 
 import struct
 
-from protocol.constants import INFINITE, AcknowledgementsRequested as Acks, MessageClass as C
-from protocol.hresult import HRESULT
+from mqspec.protocol.constants import INFINITE, AcknowledgementsRequested as Acks, MessageClass as C
+from mqspec.protocol.hresult import HRESULT
 
 from . import mqqb_packets as wire
 from .acknowledgment import ACKNOWLEDGMENT_CLASSES, INSECURE_NACKS, NO_BODY_CLASSES

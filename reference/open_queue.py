@@ -13,7 +13,7 @@ MQ_ERROR_QUEUE_NOT_FOUND (D-19).
 
 from __future__ import annotations
 
-from protocol.hresult import HRESULT
+from mqspec.protocol.hresult import HRESULT
 
 from .adm import OpenQueueDescriptor, Queue
 from .enumerations import QueueAccessType as A, QueueShareMode as M, QueueType

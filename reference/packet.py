@@ -35,9 +35,8 @@ from functools import lru_cache
 
 from .format_name import FormatNameError, parse_path_name
 from .message import Message
+from .packet_sections import REFERENCE_READINGS, PacketLayout, packet_sections
 from .readings import Readings
-
-REFERENCE_READINGS = Readings()
 
 _BASE = struct.Struct("<BBHIII")          # MS-MQMQ:2.2.19.1 16 bytes
 _USER = struct.Struct("<16s16sIIII")      # MS-MQMQ:2.2.19.2 48 fixed bytes
@@ -271,17 +270,6 @@ class PacketContext:
     readings: Readings = REFERENCE_READINGS      # the queue manager's readings of D-61, D-62, D-64, D-67
 
 
-@dataclass(frozen=True)
-class PacketLayout:
-    data: bytes               # the whole Message Packet Structure
-    header_size: int          # binary: offset of the first body byte; SRMP: of the CompoundMessageHeader
-                              # (D-62 data: of its Data field)
-    actual_message_size: int  # binary: MessageSize; SRMP: 16 + HTTPBodySize (D-62 data: HTTPBodySize)
-    trailer_offset: int       # end of the (padded) MessagePropertiesHeader / CompoundMessageHeader
-    is_srmp: bool
-    readings: Readings = REFERENCE_READINGS
-
-
 def _address_overlay(context: PacketContext) -> bytes:
     """MS-MQRR:2.2.5.1 QueueManagerAddress of a direct destination: the sender's address."""
     if context.source_address is None:
@@ -429,7 +417,5 @@ def build_packet(message: Message, context: PacketContext) -> PacketLayout:
                                  bytes(address[:16]).ljust(16, b"\0"))
     return PacketLayout(bytes(out), header_size, actual, trailer_offset, srmp, context.readings)
 
-
-from .packet_sections import packet_sections  # noqa: E402  (re-exported API)
 
 __all__ = ["PacketContext", "PacketLayout", "build_packet", "packet_sections", "packet_size"]

@@ -2,7 +2,7 @@
 
 Theory of operation
 -------------------
-A PacketLayout (packet.py) says where the body-like part of the packet starts
+A PacketLayout (built by packet.py) says where the body-like part of the packet starts
 (header_size), how long it is (actual_message_size) and where the trailers start
 (trailer_offset, the end of the padded MessagePropertiesHeader for a binary message
 or of the padded CompoundMessageHeader for an SRMP message).
@@ -21,17 +21,28 @@ UserHeader.SentTime + the stored relative value.
 from __future__ import annotations
 
 import struct
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
-from protocol.constants import INFINITE, SectionType
-from protocol.idl import SectionBuffer
+from mqspec.protocol.constants import INFINITE, SectionType
+from mqspec.protocol.idl import SectionBuffer
 
-if TYPE_CHECKING:
-    from .packet import PacketLayout
+from .readings import Readings
 
 TTRQ_OFFSET = 12        # MS-MQMQ:2.2.19.1 BaseHeader.TimeToReachQueue
 SENT_TIME_OFFSET = 52   # MS-MQMQ:2.2.19.2 UserHeader.SentTime (16 + 36)
 LATEST_FINITE = 0xFFFFFFFE
+REFERENCE_READINGS = Readings()
+
+
+@dataclass(frozen=True)
+class PacketLayout:
+    data: bytes               # the whole Message Packet Structure
+    header_size: int          # binary: offset of the first body byte; SRMP: of the CompoundMessageHeader
+                              # (D-62 data: of its Data field)
+    actual_message_size: int  # binary: MessageSize; SRMP: 16 + HTTPBodySize (D-62 data: HTTPBodySize)
+    trailer_offset: int       # end of the (padded) MessagePropertiesHeader / CompoundMessageHeader
+    is_srmp: bool
+    readings: Readings = REFERENCE_READINGS
 
 
 def absolute_time_to_reach_queue(sent_time: int, relative: int, wrap: bool = False) -> int:

@@ -36,7 +36,7 @@ import base64
 import json
 from dataclasses import dataclass, field
 
-from protocol.constants import INFINITE, MessageClass
+from mqspec.protocol.constants import INFINITE, MessageClass
 
 from .adm import Queue
 from .enumerations import (

@@ -7,8 +7,8 @@ then resolves.
 
 from __future__ import annotations
 
-from protocol.constants import QUEUE_FORMAT_FLAG_SYSTEM, QueueFormatType as T, QueueSuffixType as S
-from protocol.queue_format import QueueFormat
+from mqspec.protocol.constants import QUEUE_FORMAT_FLAG_SYSTEM, QueueFormatType as T, QueueSuffixType as S
+from mqspec.protocol.queue_format import QueueFormat
 
 from .format_name import FormatNameError
 

@@ -26,8 +26,8 @@ from __future__ import annotations
 import random
 import uuid
 
-from protocol.constants import INFINITE, MessageClass
-from protocol.hresult import HRESULT
+from mqspec.protocol.constants import INFINITE, MessageClass
+from mqspec.protocol.hresult import HRESULT
 
 from .acknowledgment import AcknowledgmentEvents
 from .adm import OpenQueueDescriptor, Queue

@@ -19,8 +19,8 @@ transaction, or for a two-phase read) or deleted with reason AckReceive.
 
 from __future__ import annotations
 
-from protocol.constants import INFINITE, MessageClass
-from protocol.hresult import HRESULT
+from mqspec.protocol.constants import INFINITE, MessageClass
+from mqspec.protocol.hresult import HRESULT
 
 from .adm import OpenQueueDescriptor, ReadRequest, WaitingMessageReadOperation
 from .cursor import Cursor, CursorEvent, CursorStatus

@@ -22,8 +22,8 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass
 
-from protocol.constants import Access, Ack, Action, MessageClass, QueueFormatType as T, ShareMode
-from protocol.hresult import HRESULT
+from mqspec.protocol.constants import Access, Ack, Action, MessageClass, QueueFormatType as T, ShareMode
+from mqspec.protocol.hresult import HRESULT
 
 from .adm import OpenQueueDescriptor
 from .enumerations import MessagePositionState, QueueAccessType, QueueShareMode

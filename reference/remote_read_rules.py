@@ -8,8 +8,8 @@ call hands back: its outputs, set now or when its wait ends.
 
 from __future__ import annotations
 
-from protocol.constants import Action
-from protocol.hresult import HRESULT
+from mqspec.protocol.constants import Action
+from mqspec.protocol.hresult import HRESULT
 
 from .enumerations import MessageSeekAction
 

@@ -14,8 +14,8 @@ were never prepared for two-phase commit (MS-MQDMPR:3.1.3:02, D-23).
 
 from __future__ import annotations
 
-from protocol.constants import MessageClass
-from protocol.hresult import HRESULT
+from mqspec.protocol.constants import MessageClass
+from mqspec.protocol.hresult import HRESULT
 
 from .adm import Transaction, TransactionalOperation
 from .enumerations import MessagePositionState, OperationType

@@ -10,10 +10,12 @@ named in one line rather than retried for a minute.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shutil
 import socket
+import subprocess
 import sys
 import time
 from contextlib import contextmanager
@@ -35,13 +37,33 @@ def prepare_environment() -> None:
         os.environ["PATH"] = bin_dir + os.pathsep + os.environ.get("PATH", "")
 
 
+GET_JAVA = ("install it (Debian, Ubuntu: apt-get install openjdk-17-jre-headless; elsewhere a JDK from "
+            "adoptium.net) and put it on PATH or set JAVA_HOME")
+JAVA_VERSION = re.compile(r'version "(?:1\.)?([0-9]+)')
+
+
 def java_command() -> str:
+    """The java that Spark will run; ReportError naming what is missing, or too old, and how to get it."""
     home = os.environ.get("JAVA_HOME")
     java = str(Path(home) / "bin" / "java") if home else shutil.which("java")
     if not java or not Path(java).exists():
-        raise ReportError("the report needs Java 17 or 21 and finds none (no java on PATH, no JAVA_HOME); install "
-                          "openjdk-17-jre-headless")
+        where = f"JAVA_HOME={home} has no bin/java" if home else "no java on PATH, no JAVA_HOME"
+        raise ReportError(f"the report needs Java 17 or 21 and finds none ({where}); {GET_JAVA}")
+    major = _java_major(java)
+    if major is not None and major < 17:
+        raise ReportError(f"the report needs Java 17 or 21 and finds Java {major} ({java}); {GET_JAVA}")
     return java
+
+
+@functools.cache
+def _java_major(java: str) -> int | None:
+    """The major version `java -version` prints (None if it prints none: Spark then says what is wrong)."""
+    try:
+        shown = subprocess.run([java, "-version"], capture_output=True, text=True, timeout=30, check=False).stderr
+    except (OSError, subprocess.SubprocessError):
+        return None
+    match = JAVA_VERSION.search(shown)
+    return int(match.group(1)) if match else None
 
 
 def check_master(master: str) -> None:

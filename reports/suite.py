@@ -17,10 +17,11 @@ from gherkin.parser import Parser
 from gherkin.pickles.compiler import Compiler
 
 from mqspec.catalogue import Catalogue
+from mqspec.parts import part
 
 from .errors import InputError
 
-FEATURES = Path(__file__).resolve().parent.parent / "features"
+FEATURES = part("features")
 
 
 def clause_rows(catalogue: Catalogue) -> list[dict]:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from pytest_bdd import then
 
-from protocol.constants import MessageClass
-from protocol.hresult import HRESULT, describe as describe_hresult
+from mqspec.protocol.constants import MessageClass
+from mqspec.protocol.hresult import HRESULT, describe as describe_hresult
 
 from .phrases import phrase
 from .values import hresult, labels, number

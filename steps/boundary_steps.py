@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from pytest_bdd import given, then, when
 
-from adapters import MessageProperties
-from protocol.hresult import HRESULT, describe as describe_hresult
+from mqspec.adapters import MessageProperties
+from mqspec.protocol.hresult import HRESULT, describe as describe_hresult
 
 from .packet_reader import read_sections
 from .phrases import phrase

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from pytest_bdd import given, then, when
 
-from protocol.hresult import HRESULT, describe as describe_hresult
-from protocol.idl import SectionBuffer
+from mqspec.protocol.hresult import HRESULT, describe as describe_hresult
+from mqspec.protocol.idl import SectionBuffer
 
 from .observed import ObservedTarget
 from .packet_reader import read_sections

@@ -11,9 +11,9 @@ import uuid
 
 from pytest_bdd import given, then, when
 
-from protocol.constants import Access, ShareMode
-from protocol.hresult import HRESULT, describe as describe_hresult
-from protocol.queue_format import from_format_name
+from mqspec.protocol.constants import Access, ShareMode
+from mqspec.protocol.hresult import HRESULT, describe as describe_hresult
+from mqspec.protocol.queue_format import from_format_name
 
 from .packet_steps import _packet
 from .phrases import phrase

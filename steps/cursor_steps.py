@@ -28,10 +28,10 @@ import time
 
 from pytest_bdd import given, then, when
 
-from adapters import MessageProperties
-from protocol.constants import MessageClass
-from protocol.hresult import HRESULT, describe as describe_hresult
-from protocol.queue_format import from_format_name as queue_format
+from mqspec.adapters import MessageProperties
+from mqspec.protocol.constants import MessageClass
+from mqspec.protocol.hresult import HRESULT, describe as describe_hresult
+from mqspec.protocol.queue_format import from_format_name as queue_format
 
 from .phrases import phrase
 from .receive_steps import RECEIVE, RR_ACK, start_receive

@@ -18,7 +18,7 @@ import re
 
 from pytest_bdd import then
 
-from protocol.hresult import describe as describe_hresult
+from mqspec.protocol.hresult import describe as describe_hresult
 
 from .phrases import phrase
 from .values import hresult

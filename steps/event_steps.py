@@ -20,10 +20,10 @@ import uuid
 
 from pytest_bdd import given, then, when
 
-from adapters import MessageProperties
-from protocol.constants import MessageClass
-from protocol.hresult import HRESULT, describe as describe_hresult
-from protocol.queue_format import from_format_name as queue_format
+from mqspec.adapters import MessageProperties
+from mqspec.protocol.constants import MessageClass
+from mqspec.protocol.hresult import HRESULT, describe as describe_hresult
+from mqspec.protocol.queue_format import from_format_name as queue_format
 
 from .phrases import named
 from .receive_steps import PEEK_CURRENT, PEEK_NEXT, RECEIVE, start_receive

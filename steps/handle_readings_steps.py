@@ -10,7 +10,7 @@ the handle does only where it was opened, through `where` (steps/wait_readings_s
 
 from __future__ import annotations
 
-from protocol.hresult import describe as describe_hresult
+from mqspec.protocol.hresult import describe as describe_hresult
 
 from .values import hresult
 from .world import World

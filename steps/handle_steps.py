@@ -12,8 +12,8 @@ import uuid
 
 from pytest_bdd import given, parsers, then, when
 
-from protocol.hresult import HRESULT, RpcStatus, describe as describe_hresult
-from protocol.queue_format import QueueFormat, from_format_name as queue_format
+from mqspec.protocol.hresult import HRESULT, RpcStatus, describe as describe_hresult
+from mqspec.protocol.queue_format import QueueFormat, from_format_name as queue_format
 
 from .names import (
     CUSTOMER_BIT,

@@ -20,8 +20,8 @@ from __future__ import annotations
 from hypothesis import strategies as st
 from hypothesis.stateful import Bundle, initialize, multiple, rule
 
-from protocol.constants import Ack, Action
-from protocol.hresult import HRESULT
+from mqspec.protocol.constants import Ack, Action
+from mqspec.protocol.hresult import HRESULT
 
 from .machines import HANDLE, MAX_SIZE, PRIORITY, MachineBase, hresult_name, step
 

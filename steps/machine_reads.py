@@ -44,8 +44,8 @@ from hypothesis.stateful import (
     rule,
 )
 
-from protocol.constants import Ack, Action
-from protocol.hresult import HRESULT
+from mqspec.protocol.constants import Ack, Action
+from mqspec.protocol.hresult import HRESULT
 
 from .machine_lookups import SEEK_CLAUSES
 from .machine_support import label_and_priority

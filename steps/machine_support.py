@@ -18,7 +18,7 @@ import os
 from collections import Counter
 from dataclasses import dataclass, field
 
-from protocol.hresult import HRESULT
+from mqspec.protocol.hresult import HRESULT
 
 from .packet_reader import read_sections
 

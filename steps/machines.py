@@ -41,10 +41,10 @@ import uuid
 from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant
 
-from adapters import MessageProperties, connect
-from protocol.constants import Access, Action, ShareMode
-from protocol.hresult import HRESULT
-from protocol.queue_format import from_format_name as queue_format
+from mqspec.adapters import MessageProperties, connect
+from mqspec.protocol.constants import Access, Action, ShareMode
+from mqspec.protocol.hresult import HRESULT
+from mqspec.protocol.queue_format import from_format_name as queue_format
 
 from .machine_support import (
     HANDLE,

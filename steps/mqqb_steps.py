@@ -30,7 +30,7 @@ import uuid
 
 from pytest_bdd import given, then, when
 
-from protocol.constants import MessageClass
+from mqspec.protocol.constants import MessageClass
 
 from .mqqb_packets import (
     Outgoing,

@@ -13,7 +13,7 @@ import uuid
 
 import pytest
 
-from protocol.queue_format import QueueFormat, from_format_name as queue_format
+from mqspec.protocol.queue_format import QueueFormat, from_format_name as queue_format
 
 from .values import number
 from .world import World

@@ -18,8 +18,8 @@ context handles this client holds: opened, not closed, not from before a restart
 
 from __future__ import annotations
 
-from protocol.hresult import HRESULT, RpcStatus
-from protocol.idl import CB_PROPAGATION_TOKEN_RANGE, DW_ACK_RANGE
+from mqspec.protocol.hresult import HRESULT, RpcStatus
+from mqspec.protocol.idl import CB_PROPAGATION_TOKEN_RANGE, DW_ACK_RANGE
 
 _OPENS = ("open_queue", "open_queue_for_move")
 _TAKES_A_HANDLE = frozenset({"close_queue", "create_cursor", "close_cursor", "purge_queue", "start_receive",

@@ -31,7 +31,7 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from steps.packet_checks import (
+from mqspec.steps.packet_checks import (
     NIL_GUID,
     Layout,
     Short,
@@ -46,7 +46,7 @@ from steps.packet_checks import (
     public_name,
     wstring,
 )
-from steps.packet_security import property_problems, security_header_problems
+from mqspec.steps.packet_security import property_problems, security_header_problems
 
 SIGNATURE = 0x524F494C
 FLAG_BITS = {"RC": (0, 0x1F), "DM": (5, 3), "JN": (8, 1), "JP": (9, 1), "DQ": (10, 7),

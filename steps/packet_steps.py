@@ -14,8 +14,8 @@ import uuid
 
 from pytest_bdd import given, parsers, then, when
 
-from adapters import MessageProperties
-from protocol.hresult import HRESULT, describe as describe_hresult
+from mqspec.adapters import MessageProperties
+from mqspec.protocol.hresult import HRESULT, describe as describe_hresult
 
 from .names import expand, value
 from .packet_checks import (

@@ -19,8 +19,8 @@ import uuid
 
 from pytest_bdd import given, parsers, then, when
 
-from protocol.constants import SectionType
-from protocol.hresult import HRESULT, describe as describe_hresult
+from mqspec.protocol.constants import SectionType
+from mqspec.protocol.hresult import HRESULT, describe as describe_hresult
 
 from .packet_reader import read_sections
 from .receive_steps import start_receive

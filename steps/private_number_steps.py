@@ -8,8 +8,8 @@ import uuid
 import pytest
 from pytest_bdd import then
 
-from protocol.hresult import HRESULT, describe as describe_hresult
-from protocol.queue_format import from_format_name as queue_format
+from mqspec.protocol.hresult import HRESULT, describe as describe_hresult
+from mqspec.protocol.queue_format import from_format_name as queue_format
 
 from .packet_reader import read_sections
 from .phrases import named

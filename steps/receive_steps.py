@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pytest_bdd import then, when
 
-from protocol.hresult import HRESULT, describe as describe_hresult
+from mqspec.protocol.hresult import HRESULT, describe as describe_hresult
 
 from .phrases import phrase
 from .values import hresult, number

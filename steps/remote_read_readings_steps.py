@@ -21,7 +21,7 @@ import re
 
 from pytest_bdd import then
 
-from protocol.hresult import HRESULT, describe as describe_hresult
+from mqspec.protocol.hresult import HRESULT, describe as describe_hresult
 
 from .phrases import LABELS, phrase
 from .values import hresult, labels

@@ -14,12 +14,12 @@ import uuid
 import pytest
 from pytest_bdd import given, then, when
 
-from adapters.mqrr.ndr import encode_request
-from adapters.mqrr.probe import BIND_TIME_FEATURES, NDR20, NDR64, UNKNOWN_SYNTAX
-from protocol.constants import Access, Action, QueueFormatType, ShareMode
-from protocol.hresult import HRESULT, RpcStatus, describe as describe_hresult
-from protocol.idl import OPNUMS
-from protocol.queue_format import QueueFormat
+from mqspec.adapters.mqrr.ndr import encode_request
+from mqspec.adapters.mqrr.probe import BIND_TIME_FEATURES, NDR20, NDR64, UNKNOWN_SYNTAX
+from mqspec.protocol.constants import Access, Action, QueueFormatType, ShareMode
+from mqspec.protocol.hresult import HRESULT, RpcStatus, describe as describe_hresult
+from mqspec.protocol.idl import OPNUMS
+from mqspec.protocol.queue_format import QueueFormat
 
 from .phrases import phrase
 from .world import World

@@ -6,7 +6,7 @@ import struct
 
 from pytest_bdd import parsers, then, when
 
-from protocol.hresult import HRESULT, describe as describe_hresult
+from mqspec.protocol.hresult import HRESULT, describe as describe_hresult
 
 from .names import SECTION_TYPES, value
 from .packet_reader import read_sections

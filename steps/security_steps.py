@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from pytest_bdd import parsers, then
 
-from protocol.hresult import HRESULT, describe as describe_hresult
+from mqspec.protocol.hresult import HRESULT, describe as describe_hresult
 
 from .packet_security import property_problems
 from .packet_steps import PACKET, _packet

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from pytest_bdd import given, then, when
 
-from adapters import MessageProperties
-from protocol.hresult import HRESULT, describe as describe_hresult
-from protocol.queue_format import from_format_name as queue_format
+from mqspec.adapters import MessageProperties
+from mqspec.protocol.hresult import HRESULT, describe as describe_hresult
+from mqspec.protocol.queue_format import from_format_name as queue_format
 
 from .phrases import LABELS, phrase
 from .values import acknowledgements, hresult, labels, number

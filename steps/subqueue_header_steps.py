@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pytest_bdd import then
 
-from protocol.hresult import HRESULT, describe as describe_hresult
+from mqspec.protocol.hresult import HRESULT, describe as describe_hresult
 
 from .phrases import phrase
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pytest_bdd import given
 
-from protocol.hresult import HRESULT, describe
+from mqspec.protocol.hresult import HRESULT, describe
 
 from .phrases import phrase
 

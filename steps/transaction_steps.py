@@ -32,10 +32,10 @@ import time
 
 from pytest_bdd import given, then, when
 
-from adapters import MessageProperties
-from protocol.constants import SectionType
-from protocol.hresult import HRESULT, describe as describe_hresult
-from protocol.queue_format import from_format_name as queue_format
+from mqspec.adapters import MessageProperties
+from mqspec.protocol.constants import SectionType
+from mqspec.protocol.hresult import HRESULT, describe as describe_hresult
+from mqspec.protocol.queue_format import from_format_name as queue_format
 
 from .packet_reader import read_sections
 from .phrases import named

@@ -8,7 +8,7 @@ gave to something (see world.py).
 
 from __future__ import annotations
 
-from protocol.constants import (
+from mqspec.protocol.constants import (
     INFINITE,
     UNLISTED_LOOKUP_ACTIONS,
     Access,
@@ -18,7 +18,7 @@ from protocol.constants import (
     MessageClass,
     ShareMode,
 )
-from protocol.hresult import HRESULT, RpcStatus
+from mqspec.protocol.hresult import HRESULT, RpcStatus
 
 CONSTANTS: dict[str, int] = {"INFINITE": INFINITE, "NULL": 0}
 for enum in (Access, Ack, Action, MessageClass, ShareMode):

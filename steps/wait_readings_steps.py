@@ -26,7 +26,7 @@ import re
 
 from pytest_bdd import then
 
-from protocol.hresult import HRESULT, describe as describe_hresult
+from mqspec.protocol.hresult import HRESULT, describe as describe_hresult
 
 from .decision_steps import ALTERNATIVES, by_decision
 from .event_steps import still_waiting

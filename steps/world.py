@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from adapters import CAPABILITIES, Target
-from protocol.hresult import HRESULT, describe as describe_hresult
+from mqspec.adapters import CAPABILITIES, Target
+from mqspec.protocol.hresult import HRESULT, describe as describe_hresult
 
 from .observed import ObservedTarget
 from .packet_reader import DecodedMessage, read_sections

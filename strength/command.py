@@ -43,10 +43,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def strength_command(args: argparse.Namespace) -> int:
-    from .run import StrengthError
+    from .run import StrengthError, check_checkout
     try:
         if args.list:
             return _list()
+        check_checkout()
         if args.jobs < 1:
             raise StrengthError(f"--jobs {args.jobs}: needs at least 1")
         if args.test_timeout is not None and args.test_timeout < 1:

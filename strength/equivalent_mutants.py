@@ -107,7 +107,7 @@ def reading_switch(source: Path, module: str, operator: str, start: tuple[int, i
     point runs (the test `readings["D-NN"] == "reading"` itself): the reference then behaves as one of the two
     readings, both of which the suite accepts by design (issue 8), or "" if the mutant is not such a change."""
     # imported here: the fork server imports this module before it may import the reference
-    from reference.readings import OPEN_DECISIONS
+    from mqspec.reference.readings import OPEN_DECISIONS
 
     path = source / module
     if not path.is_file():
@@ -757,11 +757,6 @@ _ENTRIES += (   # reference/packet_sections.py
      "return (sent_time + relative) & 0xFFFFFFFF  # D-64 wrap: the sum in the 4-byte field, as written", "*",
      ("code of the D-64 reading wrap only (wrap is true only under that reading, packet_sections), which no call "
       "to the reference (reading saturate) reaches")),
-    ("reference/packet_sections.py", "core/AddNot", "if TYPE_CHECKING:", "if not TYPE_CHECKING:",
-     ("PacketLayout is then imported at run time as well, and it is used only in annotations (strings under "
-      "`from __future__ import annotations`); the import succeeds because both importers load packet.py first "
-      "(remote_read.py imports it on the line before; packet.py imports this module at its end, after defining "
-      "PacketLayout)")),
     ("reference/packet_sections.py", "core/AddNot", "if wrap:", "if not wrap:",
      ("wrap is D-64's only branch (packet_sections sets it from the reading): the mutant writes the plain 4-byte sum "
       "under saturate, the D-64 reading wrap, which a conforming server may take and the suite accepts")),

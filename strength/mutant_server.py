@@ -86,7 +86,7 @@ def pytest_runtestloop(session):
     _coverage.start()
     _coverage.switch_context(_IMPORT)
     for module in sorted(_REFERENCE.glob("*.py")):   # the suite imports the reference lazily: the children share one
-        importlib.import_module(f"reference.{module.stem}")
+        importlib.import_module(f"mqspec.reference.{module.stem}")
     baseline = _baseline(session, out.with_name("baseline.json"))
     _coverage.stop()
     Server(session, baseline, out, session.config.getoption("mutant_jobs")).run(plan)
@@ -333,12 +333,13 @@ def _limits(durations: list[float], order: list[int]) -> list[float]:
 def _reload(path: str, text: str) -> None:
     """The reference imported afresh with `text` as the module at `path`, with the adapter that hosts it (the
     only module outside reference/ that imports it; the suite reaches it through adapters.connect)."""
-    for name in [name for name in sys.modules if name.split(".")[0] == "reference" or name == "adapters.in_process"]:
+    for name in [name for name in sys.modules
+                 if name.startswith("mqspec.reference.") or name in ("mqspec.reference", "mqspec.adapters.in_process")]:
         del sys.modules[name]
     original = Path(path).read_text(encoding="utf-8")
-    load("reference", {Path(path).stem: [(original, text)]})   # the variants' loader, under the reference's own name
+    load("mqspec.reference", {Path(path).stem: [(original, text)]})   # the variants' loader, under the reference's name
     for module in sorted(_REFERENCE.glob("*.py")):
-        importlib.import_module(f"reference.{module.stem}")
+        importlib.import_module(f"mqspec.reference.{module.stem}")
 
 
 def _defined_names(tree: ast.Module, start: tuple[int, int]) -> set[str]:

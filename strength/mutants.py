@@ -138,7 +138,7 @@ def _serve(source: Path, where: Path, pending: list, jobs: int, per_test: int, p
             for item in pending for mutation in item.mutations[:1]]
     (where / "plan.json").write_text(json.dumps(plan), encoding="utf-8")
     command = [sys.executable, "-m", "pytest", "features", "-q", "-s", "-p", "no:cacheprovider",
-               "-p", "strength.pytest_fast", "-p", "strength.mutant_server",
+               "-p", "mqspec.strength.pytest_fast", "-p", "mqspec.strength.mutant_server",
                "--mutant-plan", str(where / "plan.json"), "--mutant-out", str(out),
                "--mutant-jobs", str(jobs), "--results", str(where / "server-results"), "--run-id", "mutants",
                f"--timeout={per_test}"]

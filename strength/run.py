@@ -83,6 +83,14 @@ class RunOutcome:
     error: str = ""
 
 
+def check_checkout() -> None:
+    """A strength run copies the checkout's suite and reference (make_copy): an installed wheel has no checkout."""
+    if not all((ROOT / name).exists() for name in COPIED + COPIED_FILES):
+        raise StrengthError("mqspec strength runs in a checkout of mqspec's repository (it copies the suite and the "
+                            "reference's sources); an installed mqspec certifies variants one at a time with "
+                            "--target 'reference?variant=NAME'")
+
+
 def select(names: list[str]) -> list[Variant]:
     """The variants named (all when none is), in catalogue order; StrengthError for an unknown name."""
     for name in names:
@@ -143,7 +151,7 @@ def run_suite(name: str, results: Path, quick: bool, test_timeout: int = TEST_TI
     where.mkdir(parents=True, exist_ok=True)
     url = CONTROL if name == CONTROL else f"reference?variant={name}"
     command = [sys.executable, "-m", "pytest", str(suite / "features"), "-q", "-p", "no:cacheprovider",
-               "-p", "strength.pytest_fast",   # no shrinking of a failing machine: a kill is all that counts
+               "-p", "mqspec.strength.pytest_fast",   # no shrinking of a failing machine: a kill is all that counts
                "--target", url, "--results", str(where / "results"), "--run-id", f"strength-{name}",
                f"--timeout={test_timeout}"]
     for clause in clauses:

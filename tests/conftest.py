@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from protocol.constants import MessageClass
-from protocol.hresult import HRESULT
-from reference.clock import VirtualClock
-from reference.enumerations import MessagePositionState, QueueAccessType, QueueShareMode
-from reference.message import Message
-from reference.queue_manager import QueueManager
-from reference.remote_read import RemoteReadServer
+from mqspec.protocol.constants import MessageClass
+from mqspec.protocol.hresult import HRESULT
+from mqspec.reference.clock import VirtualClock
+from mqspec.reference.enumerations import MessagePositionState, QueueAccessType, QueueShareMode
+from mqspec.reference.message import Message
+from mqspec.reference.queue_manager import QueueManager
+from mqspec.reference.remote_read import RemoteReadServer
 
 COMPUTER = "mqspec"
 H = HRESULT
@@ -88,8 +88,8 @@ def setup(qm):
 @pytest.fixture
 def served():
     """The reference hosted on the wire by `mqspec serve`'s code, on a free loopback port; stopped after."""
-    from adapters.in_process import InProcessTarget
-    from adapters.mqrr.serve import serve
+    from mqspec.adapters.in_process import InProcessTarget
+    from mqspec.adapters.mqrr.serve import serve
     hosted = InProcessTarget()
     with serve(hosted) as running:
         yield running

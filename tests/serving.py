@@ -14,12 +14,14 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 @contextlib.contextmanager
-def served(target: str = "reference"):
-    """Yield the URL of `mqspec serve --target TARGET` on a free loopback port; stop it afterwards.
+def served(target: str = "reference", mqspec: tuple[str, ...] = (sys.executable, "-m", "mqspec.cli"),
+           cwd: Path = ROOT):
+    """Yield the URL of `mqspec serve --target TARGET` on a free loopback port; stop it afterwards.  `mqspec` is
+    the command that runs mqspec (default: this checkout's), `cwd` where it runs.
 
     Its log (a line per connection) is read as it comes: a full pipe would stop the server."""
-    process = subprocess.Popen([sys.executable, "-m", "mqspec.cli", "serve", "--port", "0", "--target", target],
-                               cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen([*mqspec, "serve", "--port", "0", "--target", target],
+                               cwd=cwd, stderr=subprocess.PIPE, text=True)
     try:
         line = process.stderr.readline()
         match = re.search(r"on 127\.0\.0\.1:(\d+)", line)

@@ -49,6 +49,9 @@ def test_a_server_that_is_not_there_fails_in_one_line_within_seconds(capsys):
     (["certify", "--results", "/proc/version/results"], "--results /proc/version/results: cannot write there"),
     (["serve", "--host", "0.0.0.0"], "add --allow-remote"),
     (["serve", "--port", "70000"], "--port 70000"),
+    (["certify", "--target", "reference?store=/nonexistent/dir/x.db"],
+     "'reference?store=/nonexistent/dir/x.db': the store /nonexistent/dir/x.db cannot be used"),
+    (["serve", "--store", "/nonexistent/dir/x.db"], "the store /nonexistent/dir/x.db cannot be used"),
 ])
 def test_bad_arguments_are_named(capsys, argv, fragment):
     assert main(argv) == 2
@@ -71,6 +74,41 @@ def test_bad_waiver_files_are_named(tmp_path, capsys, text, fragment):
     assert main(["certify", "--waivers", str(waivers)]) == 2
     err = capsys.readouterr().err
     assert fragment in err and str(waivers) in err and err.count("\n") == 1, err
+
+
+def test_a_file_that_is_not_a_store_is_one_line(tmp_path, capsys):
+    (tmp_path / "x.db").write_text("not a database, only text " * 100)
+    assert main(["certify", "--target", f"reference?store={tmp_path / 'x.db'}"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot be used: file is not a database" in err and err.count("\n") == 1, err
+
+
+def test_version_gives_the_suite_version_that_run_records_carry():
+    from mqspec.pytest_plugin import suite_version
+    process = subprocess.run([sys.executable, "-m", "mqspec.cli", "--version"], capture_output=True, text=True,
+                             timeout=60)
+    assert process.returncode == 0 and process.stdout == f"mqspec 0.1.0 (suite {suite_version()})\n"
+
+
+def test_parallel_workers_are_refused_a_live_server_in_one_line(tmp_path):
+    """Every scenario resets the target's queue manager: two workers against one server would pull the scene from
+    under each other, so the run is refused before anything connects (a reference per worker is fine)."""
+    process = subprocess.run([sys.executable, "-m", "pytest", "features", "-n", "2", "-p", "no:cacheprovider",
+                              "--target", "reference", "--target", "mqrr://127.0.0.1:9", "--results",
+                              str(tmp_path / "r")], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert process.returncode == 4, process.stdout + process.stderr
+    errors = [line for line in process.stderr.splitlines() if line.startswith("ERROR")]
+    assert errors == ["ERROR: --target mqrr://127.0.0.1:9: 2 pytest-xdist workers would share that server's one "
+                      "queue manager and reset it under each other's scenarios; certify a live server with one "
+                      "worker (-n 0)"], process.stderr
+
+
+def test_a_checkout_is_what_strength_copies_so_an_installed_tool_says_so(monkeypatch, capsys):
+    import mqspec.strength.run as run
+    monkeypatch.setattr(run, "ROOT", Path("/nonexistent"))
+    assert main(["strength", "--variant", "fifo-ignores-priority"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("mqspec: mqspec strength runs in a checkout") and err.count("\n") == 1
 
 
 def test_help_describes_target_urls_options_and_waivers(capsys):
@@ -200,7 +238,7 @@ def test_serve_logs_each_connection_and_stops_on_interrupt():
     import re
     import signal
 
-    from adapters import connect
+    from mqspec.adapters import connect
     process = subprocess.Popen([sys.executable, "-m", "mqspec.cli", "serve", "--port", "0"], cwd=ROOT,
                                stderr=subprocess.PIPE, text=True)
     try:

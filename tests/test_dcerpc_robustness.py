@@ -17,9 +17,9 @@ import time
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from adapters.mqrr.dcerpc_connection import Connection
-from adapters.mqrr.dcerpc_server import DceRpcServer, Fault
-from protocol.hresult import RpcStatus
+from mqspec.adapters.mqrr.dcerpc_connection import Connection
+from mqspec.adapters.mqrr.dcerpc_server import DceRpcServer, Fault
+from mqspec.protocol.hresult import RpcStatus
 from tests.test_dcerpc_server import (
     ALTER,
     BIND,

@@ -18,8 +18,8 @@ from impacket.dcerpc.v5 import transport
 from impacket.dcerpc.v5.rpcrt import DCERPCException
 from impacket.uuid import uuidtup_to_bin
 
-from adapters.mqrr.dcerpc_server import DceRpcServer, Fault
-from protocol.hresult import HRESULT, RpcStatus
+from mqspec.adapters.mqrr.dcerpc_server import DceRpcServer, Fault
+from mqspec.protocol.hresult import HRESULT, RpcStatus
 
 TOY_UUID = "6d5f3c1e-0a7b-4c2d-9e8f-112233445566"
 OTHER_UUID = "0f0e0d0c-0b0a-4908-8706-050403020100"

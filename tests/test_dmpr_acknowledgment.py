@@ -7,10 +7,10 @@ import uuid
 
 import pytest
 
-from protocol.constants import INFINITE, AcknowledgementsRequested as Acks, MessageClass as C
-from reference.enumerations import DeliveryGuarantee, PrivacyLevel
-from reference.message import Message
-from reference.queue_manager import QueueManager
+from mqspec.protocol.constants import INFINITE, AcknowledgementsRequested as Acks, MessageClass as C
+from mqspec.reference.enumerations import DeliveryGuarantee, PrivacyLevel
+from mqspec.reference.message import Message
+from mqspec.reference.queue_manager import QueueManager
 from tests.conftest import COMPUTER, TX, H, labels, make_queue, open_descriptor, send
 
 # The MS-MQQB 3.1.7.15 mapping table: every class it lists.

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from reference.cursor import CursorState
-from reference.enumerations import MessageSeekAction
+from mqspec.reference.cursor import CursorState
+from mqspec.reference.enumerations import MessageSeekAction
 from tests.conftest import TX, WAIT, H, labels, open_descriptor, send
 
 Unread, Read, WaitPeek, WaitReceive = (CursorState.Unread, CursorState.Read,

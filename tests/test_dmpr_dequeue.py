@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from reference.cursor import CursorState
-from reference.enumerations import OperationType
+from mqspec.reference.cursor import CursorState
+from mqspec.reference.enumerations import OperationType
 from tests.conftest import (
     AVAILABLE,
     LOCKED,

@@ -8,17 +8,17 @@ from __future__ import annotations
 
 import pytest
 
-from protocol.constants import INFINITE
-from protocol.hresult import HRESULT
-from reference.enumerations import (
+from mqspec.protocol.constants import INFINITE
+from mqspec.protocol.hresult import HRESULT
+from mqspec.reference.enumerations import (
     MessagePositionState,
     OperationType,
     QueueAccessType,
     QueueShareMode,
 )
-from reference.message import Message
-from reference.packet import packet_size
-from reference.queue_manager import QueueManager
+from mqspec.reference.message import Message
+from mqspec.reference.packet import packet_size
+from mqspec.reference.queue_manager import QueueManager
 from tests.conftest import COMPUTER, labels, make_queue, open_descriptor, send
 
 AVAILABLE, LOCKED = MessagePositionState.Available, MessagePositionState.Locked

@@ -7,15 +7,15 @@ import uuid
 
 import pytest
 
-from protocol.constants import QUEUE_FORMAT_FLAG_SYSTEM as SYS, QueueFormatType as T, QueueSuffixType as X
-from protocol.queue_format import QueueFormat, from_format_name as describe
-from reference.format_name import (
+from mqspec.protocol.constants import QUEUE_FORMAT_FLAG_SYSTEM as SYS, QueueFormatType as T, QueueSuffixType as X
+from mqspec.protocol.queue_format import QueueFormat, from_format_name as describe
+from mqspec.reference.format_name import (
     FormatNameError,
     parse_format_name,
     parse_path_name,
     private_format_name,
 )
-from reference.queue_format import to_format_name, validate
+from mqspec.reference.queue_format import to_format_name, validate
 
 G = "11111111-2222-3333-4444-555555555555"
 GUID = uuid.UUID(G)

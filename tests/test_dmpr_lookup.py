@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from reference.clock import VirtualClock
-from reference.enumerations import MessageSeekAction as S, OperationType
-from reference.message import Message
-from reference.queue_manager import QueueManager
+from mqspec.reference.clock import VirtualClock
+from mqspec.reference.enumerations import MessageSeekAction as S, OperationType
+from mqspec.reference.message import Message
+from mqspec.reference.queue_manager import QueueManager
 from tests.conftest import (
     COMPUTER,
     LOCKED,

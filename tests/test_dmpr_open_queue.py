@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from reference.enumerations import QueueAccessType as A, QueueShareMode as M
+from mqspec.reference.enumerations import QueueAccessType as A, QueueShareMode as M
 from tests.conftest import COMPUTER, H, make_queue, open_descriptor
 
 OK = H.MQ_OK

@@ -5,7 +5,7 @@
 
 from __future__ import annotations
 
-from reference.cursor import CursorState
+from mqspec.reference.cursor import CursorState
 from tests.conftest import AVAILABLE, LOCKED, WAIT, H, labels, open_descriptor, send
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import uuid
 
-from reference.enumerations import OperationType, QueueAccessType, QueueShareMode
-from reference.message import Message
+from mqspec.reference.enumerations import OperationType, QueueAccessType, QueueShareMode
+from mqspec.reference.message import Message
 from tests.conftest import (
     AVAILABLE,
     DELETED,

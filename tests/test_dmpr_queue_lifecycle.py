@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from protocol.constants import INFINITE
-from reference.enumerations import QueueAccessType as A, QueuePrivacyLevel, QueueShareMode as M, QueueType
-from reference.message import Message
-from reference.packet import packet_size
-from reference.queue_manager import QueueManager
+from mqspec.protocol.constants import INFINITE
+from mqspec.reference.enumerations import QueueAccessType as A, QueuePrivacyLevel, QueueShareMode as M, QueueType
+from mqspec.reference.message import Message
+from mqspec.reference.packet import packet_size
+from mqspec.reference.queue_manager import QueueManager
 from tests.conftest import (
     COMPUTER,
     LOCKED,

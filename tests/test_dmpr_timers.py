@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from protocol.constants import INFINITE, AcknowledgementsRequested as Acks
-from reference.enumerations import OperationType
-from reference.message import Message
+from mqspec.protocol.constants import INFINITE, AcknowledgementsRequested as Acks
+from mqspec.reference.enumerations import OperationType
+from mqspec.reference.message import Message
 from tests.conftest import (
     DELETED,
     LOCKED,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from reference.enumerations import MessageSeekAction as S, OperationType
-from reference.message import Message
+from mqspec.reference.enumerations import MessageSeekAction as S, OperationType
+from mqspec.reference.message import Message
 from tests.conftest import (
     AVAILABLE,
     DELETED,

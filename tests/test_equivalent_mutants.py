@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from strength.equivalent_mutants import _ENTRIES, _tree, explanation, reading_switch
+from mqspec.strength.equivalent_mutants import _ENTRIES, _tree, explanation, reading_switch
 
 ROOT = Path(__file__).resolve().parents[1]
 

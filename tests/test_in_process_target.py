@@ -13,12 +13,12 @@ import time
 
 import pytest
 
-import adapters
-from adapters import MessageProperties, TargetError, connect
-from protocol.constants import INFINITE, Access, Ack, Action, ShareMode
-from protocol.hresult import HRESULT
-from protocol.queue_format import QueueFormat, from_format_name as queue_format
-from steps.packet_reader import read_sections
+import mqspec.adapters as adapters
+from mqspec.adapters import MessageProperties, TargetError, connect
+from mqspec.protocol.constants import INFINITE, Access, Ack, Action, ShareMode
+from mqspec.protocol.hresult import HRESULT
+from mqspec.protocol.queue_format import QueueFormat, from_format_name as queue_format
+from mqspec.steps.packet_reader import read_sections
 
 URL = "reference?queue_manager_quota=100000000&pending_request_cleanup_ms=500"
 BIG = 1 << 20

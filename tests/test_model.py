@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from steps.model import (
+from mqspec.steps.model import (
     ALREADY_RECEIVED,
     GONE,
     ILLEGAL_CURSOR_ACTION,

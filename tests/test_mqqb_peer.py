@@ -6,10 +6,10 @@ from __future__ import annotations
 import struct
 import uuid
 
-from adapters import connect
-from adapters.mqrr.mqqb_wire import MqqbListener, TcpMqqbConnection
-from reference import mqqb_packets as reference_wire
-from steps import mqqb_packets as suite_wire
+from mqspec.adapters import connect
+from mqspec.adapters.mqrr.mqqb_wire import MqqbListener, TcpMqqbConnection
+from mqspec.reference import mqqb_packets as reference_wire
+from mqspec.steps import mqqb_packets as suite_wire
 
 TARGET_GUID, PEER_GUID = uuid.uuid4().bytes_le, uuid.uuid4().bytes_le
 

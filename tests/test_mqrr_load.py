@@ -22,11 +22,11 @@ from pathlib import Path
 
 import pytest
 
-from adapters import MessageProperties, connect
-from protocol.constants import INFINITE, Access, Ack, Action, ShareMode
-from protocol.hresult import HRESULT
-from protocol.queue_format import from_format_name
-from steps.packet_reader import read_sections
+from mqspec.adapters import MessageProperties, connect
+from mqspec.protocol.constants import INFINITE, Access, Ack, Action, ShareMode
+from mqspec.protocol.hresult import HRESULT
+from mqspec.protocol.queue_format import from_format_name
+from mqspec.steps.packet_reader import read_sections
 from tests.serving import served
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -25,23 +25,23 @@ from hypothesis import given, settings, strategies as st
 from impacket.dcerpc.v5.dtypes import GUID
 from impacket.dcerpc.v5.ndr import NDRCALL
 
-from adapters.mqrr import ndr, ndr_impacket
-from adapters.mqrr.ndr import NullReference, StubError
-from adapters.mqrr.ndr_types import (
+from mqspec.adapters.mqrr import ndr, ndr_impacket
+from mqspec.adapters.mqrr.ndr import NullReference, StubError
+from mqspec.adapters.mqrr.ndr_types import (
     QUEUE_CONTEXT_HANDLE,
     QUEUE_FORMAT,
     XACTUOW,
     SectionBuffer as NdrSectionBuffer,
     SectionType,
 )
-from adapters.mqrr.ndr_wire import (
+from mqspec.adapters.mqrr.ndr_wire import (
     RPC_X_ENUM_VALUE_OUT_OF_RANGE,
     get_queue_format,
     put_queue_format,
 )
-from protocol.hresult import RpcStatus
-from protocol.idl import OPNUMS, SectionBuffer
-from protocol.queue_format import QueueFormat
+from mqspec.protocol.hresult import RpcStatus
+from mqspec.protocol.idl import OPNUMS, SectionBuffer
+from mqspec.protocol.queue_format import QueueFormat
 
 BAD = RpcStatus.RPC_X_BAD_STUB_DATA
 BOUND = RpcStatus.RPC_X_INVALID_BOUND

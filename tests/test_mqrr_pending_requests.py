@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from protocol.constants import INFINITE, Ack, AcknowledgementsRequested as Acks, Action, MessageClass
-from protocol.hresult import HRESULT
-from reference.enumerations import MessagePositionState as State
-from reference.readings import Readings
-from reference.remote_read import RemoteReadServer
-from steps.packet_reader import read_sections
+from mqspec.protocol.constants import INFINITE, Ack, AcknowledgementsRequested as Acks, Action, MessageClass
+from mqspec.protocol.hresult import HRESULT
+from mqspec.reference.enumerations import MessagePositionState as State
+from mqspec.reference.readings import Readings
+from mqspec.reference.remote_read import RemoteReadServer
+from mqspec.steps.packet_reader import read_sections
 from tests.test_mqrr_support import (
     BIG,
     entries,

@@ -11,7 +11,7 @@ import uuid
 
 import pytest
 
-from protocol.constants import (
+from mqspec.protocol.constants import (
     INFINITE,
     Access,
     Ack,
@@ -21,10 +21,10 @@ from protocol.constants import (
     QueueFormatType as T,
     ShareMode,
 )
-from protocol.hresult import HRESULT
-from protocol.queue_format import QueueFormat, from_format_name as describe
-from reference.enumerations import MessagePositionState as State
-from reference.remote_read import RemoteReadServer
+from mqspec.protocol.hresult import HRESULT
+from mqspec.protocol.queue_format import QueueFormat, from_format_name as describe
+from mqspec.reference.enumerations import MessagePositionState as State
+from mqspec.reference.remote_read import RemoteReadServer
 from tests.test_mqrr_support import (
     CLIENT_ID,
     COMPUTER,

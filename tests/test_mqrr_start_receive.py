@@ -13,7 +13,7 @@ import struct
 
 import pytest
 
-from protocol.constants import (
+from mqspec.protocol.constants import (
     INFINITE,
     UNLISTED_LOOKUP_ACTIONS,
     Access,
@@ -21,10 +21,10 @@ from protocol.constants import (
     Action,
     SectionType,
 )
-from protocol.hresult import HRESULT
-from reference.enumerations import MessagePositionState as State
-from reference.message import Message
-from steps.packet_reader import read_sections
+from mqspec.protocol.hresult import HRESULT
+from mqspec.reference.enumerations import MessagePositionState as State
+from mqspec.reference.message import Message
+from mqspec.steps.packet_reader import read_sections
 from tests.test_mqrr_support import (
     BIG,
     entries,

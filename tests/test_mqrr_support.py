@@ -11,10 +11,10 @@ from __future__ import annotations
 import itertools
 import uuid
 
-from protocol.constants import Access, Action, ShareMode
-from protocol.hresult import HRESULT
-from protocol.queue_format import from_format_name as describe
-from reference.message import Message
+from mqspec.protocol.constants import Access, Action, ShareMode
+from mqspec.protocol.hresult import HRESULT
+from mqspec.protocol.queue_format import from_format_name as describe
+from mqspec.reference.message import Message
 from tests.conftest import COMPUTER, make_queue, send
 
 __all__ = ["COMPUTER", "CLIENT_ID", "BIG", "make_queue", "send", "open_handle", "open_for_move", "start",

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import pytest
 
-from protocol.constants import INFINITE, Access, Ack, AcknowledgementsRequested as Acks, Action, MessageClass
-from protocol.hresult import HRESULT
-from protocol.queue_format import from_format_name as describe
-from reference.enumerations import MessagePositionState as State
-from reference.readings import Readings
-from steps.packet_reader import read_sections
+from mqspec.protocol.constants import INFINITE, Access, Ack, AcknowledgementsRequested as Acks, Action, MessageClass
+from mqspec.protocol.hresult import HRESULT
+from mqspec.protocol.queue_format import from_format_name as describe
+from mqspec.reference.enumerations import MessagePositionState as State
+from mqspec.reference.readings import Readings
+from mqspec.steps.packet_reader import read_sections
 from tests.test_mqrr_support import (
     BIG,
     COMPUTER,

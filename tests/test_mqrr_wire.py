@@ -21,14 +21,14 @@ from pathlib import Path
 
 import pytest
 
-from adapters import MessageProperties, TargetError, connect
-from adapters.in_process import InProcessTarget
-from adapters.mqrr.control import ControlError
-from adapters.mqrr.serve import free_sequence, serve
-from protocol.constants import INFINITE, Access, Ack, Action, ShareMode
-from protocol.hresult import HRESULT, RpcStatus
-from protocol.queue_format import from_format_name
-from steps.packet_reader import read_sections
+from mqspec.adapters import MessageProperties, TargetError, connect
+from mqspec.adapters.in_process import InProcessTarget
+from mqspec.adapters.mqrr.control import ControlError
+from mqspec.adapters.mqrr.serve import free_sequence, serve
+from mqspec.protocol.constants import INFINITE, Access, Ack, Action, ShareMode
+from mqspec.protocol.hresult import HRESULT, RpcStatus
+from mqspec.protocol.queue_format import from_format_name
+from mqspec.steps.packet_reader import read_sections
 
 ROOT = Path(__file__).resolve().parent.parent
 BIG = 1 << 22
@@ -143,9 +143,9 @@ def test_a_killed_client_process_releases_its_two_phase_read(served, client, que
     assert client.send(queue, MessageProperties(label="m")).hresult == HRESULT.MQ_OK
     script = textwrap.dedent(f"""
         import sys, time
-        from adapters import connect
-        from protocol.constants import Access, Action
-        from protocol.queue_format import from_format_name
+        from mqspec.adapters import connect
+        from mqspec.protocol.constants import Access, Action
+        from mqspec.protocol.queue_format import from_format_name
         target = connect("mqrr://127.0.0.1:{served.port}")
         handle = target.open_queue(from_format_name({queue!r}), Access.RECEIVE_ACCESS, 0).pph_context
         out = target.start_receive(handle, 0, 0, Action.MQ_ACTION_RECEIVE, 0, 9, 1 << 20, 1 << 20)

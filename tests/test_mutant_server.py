@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from strength.equivalent_mutants import in_annotation
-from strength.mutant_server import (
+from mqspec.strength.equivalent_mutants import in_annotation
+from mqspec.strength.mutant_server import (
     Server,
     _code_index,
     _default_change,
@@ -132,13 +132,13 @@ def test_a_fresh_import_carries_a_module_level_change_to_the_hosting_adapter_and
     constant = next(line for line in original.splitlines() if line.startswith("DEFAULT_CLEANUP_MS = "))
     mutated = original.replace(constant, "DEFAULT_CLEANUP_MS = 1234", 1)
     script = textwrap.dedent(f"""\
-        import adapters.in_process, reference.queue_manager   # the adapter imported first: it must come again
-        from strength.mutant_server import _reload
-        before = reference.queue_manager.QueueManager
+        import mqspec.adapters.in_process, mqspec.reference.queue_manager   # the adapter imported first: it must come again
+        from mqspec.strength.mutant_server import _reload
+        before = mqspec.reference.queue_manager.QueueManager
         _reload({str(path)!r}, {mutated!r})
-        import reference.queue_manager
-        target = adapters.connect("reference")
-        print(target.server.pending_request_cleanup_ms, reference.queue_manager.QueueManager is before)
+        import mqspec.reference.queue_manager
+        target = mqspec.adapters.connect("reference")
+        print(target.server.pending_request_cleanup_ms, mqspec.reference.queue_manager.QueueManager is before)
         target.close()
         """)
     run = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True, timeout=120)

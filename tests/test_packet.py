@@ -9,11 +9,11 @@ import uuid
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from protocol.constants import INFINITE, SectionType
-from reference.enumerations import DeliveryGuarantee
-from reference.message import Message
-from reference.packet import PacketContext, build_packet, packet_sections, packet_size
-from reference.readings import Readings
+from mqspec.protocol.constants import INFINITE, SectionType
+from mqspec.reference.enumerations import DeliveryGuarantee
+from mqspec.reference.message import Message
+from mqspec.reference.packet import PacketContext, build_packet, packet_sections, packet_size
+from mqspec.reference.readings import Readings
 
 SOURCE = uuid.UUID("11111111-2222-3333-4444-555555555555")
 LOCAL = uuid.UUID("aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee")

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from steps.packet_reader import Section, read_packet, read_sections
+from mqspec.steps.packet_reader import Section, read_packet, read_sections
 
 SRC = uuid.UUID("11111111-2222-3333-4444-555555555555")
 DST = uuid.UUID("aaaaaaaa-bbbb-cccc-dddd-eeeeeeeeeeee")

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from steps.packet_security import (
+from mqspec.steps.packet_security import (
     ALLOWED_BY_PRIVACY,
     ENCRYPTION_ALGORITHMS,
     HASH_ALGORITHMS,

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from mqspec.catalogue import load_catalogue
-from reference.readings import OPEN_DECISIONS
+from mqspec.reference.readings import OPEN_DECISIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = [f"reference?readings={decision}:{reading}"

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from reports.pipeline import make_report
-from reports.render_html import PAGES
+from mqspec.reports.pipeline import make_report
+from mqspec.reports.render_html import PAGES
 from tests.serving import stop
 from tests.test_reports_fixtures import SHOWN_TARGET, SUITE, history, spark  # noqa: F401
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from mqspec.catalogue import load_catalogue
-from reports.summary import LIMIT
+from mqspec.reports.summary import LIMIT
 from tests.test_reports_fixtures import SUITE, Case, history, write_run
 
 pytestmark = pytest.mark.spark
@@ -24,9 +24,9 @@ ROOT = Path(__file__).resolve().parent.parent
 # is a hash of features/, steps/ and spec/, which change under a test while the checkout is being edited)
 AS_SUITE = """
 import sys
-import reports.suite
+import mqspec.reports.suite
 version = sys.argv.pop(1)
-reports.suite.current_suite_version = lambda: version
+mqspec.reports.suite.current_suite_version = lambda: version
 from mqspec.cli import main
 sys.exit(main(sys.argv[1:]))
 """

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from reports.ingest import TABLES
-from reports.pipeline import STAGES
-from reports.session import prepare_environment
+from mqspec.reports.ingest import TABLES
+from mqspec.reports.pipeline import STAGES
+from mqspec.reports.session import prepare_environment
 from tests.serving import stop
 from tests.test_reports_fixtures import history, spark  # noqa: F401
 
@@ -109,9 +109,9 @@ def rows(frame) -> list[str]:
 DRIVER = """
 import sys
 from pathlib import Path
-import mqspec.catalogue, reports.suite
+import mqspec.catalogue, mqspec.reports.suite
 mqspec.catalogue.SPEC_DIR = Path(sys.argv[1]) / "spec"
-reports.suite.FEATURES = Path(sys.argv[1]) / "features"
+mqspec.reports.suite.FEATURES = Path(sys.argv[1]) / "features"
 from mqspec.cli import main
 sys.exit(main(sys.argv[2:]))
 """

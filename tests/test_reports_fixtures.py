@@ -32,7 +32,7 @@ def spark():
     # session one, and the first teardown at the session's end stops it (the JVM with it)
     global _spark_session
     if _spark_session is None:
-        from reports.session import start_session
+        from mqspec.reports.session import start_session
         log = Path(os.environ.get("MQSPEC_RESULTS") or tempfile.gettempdir()) / "tests-spark.log"
         _spark_session, _ = start_session("local[2]", log, app="mqspec-tests", shuffle_partitions=2,
                                           quick_jvm=True)

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from reports.cucumber import read_cucumber
-from reports.errors import InputError
-from reports.identity import target_identity
-from reports.inputs import find_runs, read_run
-from reports.junit import read_junit
-from reports.suite import scenario_rows
+from mqspec.reports.cucumber import read_cucumber
+from mqspec.reports.errors import InputError
+from mqspec.reports.identity import target_identity
+from mqspec.reports.inputs import find_runs, read_run
+from mqspec.reports.junit import read_junit
+from mqspec.reports.suite import scenario_rows
 from tests.test_reports_fixtures import SECRET_TARGET, SHOWN_TARGET, SUITE, Case, clause_ids, write_run
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from reports.errors import InputError
-from reports.gate import Verdicts, evaluate, gate_lines, read_verdicts
-from reports.pipeline import make_report
-from reports.record import verifies
-from reports.render_html import PAGES, Page, render_html
-from reports.summary import summary_lines
+from mqspec.reports.errors import InputError
+from mqspec.reports.gate import Verdicts, evaluate, gate_lines, read_verdicts
+from mqspec.reports.pipeline import make_report
+from mqspec.reports.record import verifies
+from mqspec.reports.render_html import PAGES, Page, render_html
+from mqspec.reports.summary import summary_lines
 from tests.test_reports_fixtures import SHOWN_TARGET, SUITE, Case, history, machine_lines, spark, write_run  # noqa: F401
 
 pytestmark = pytest.mark.spark
@@ -202,8 +202,8 @@ def test_the_gate_reads_records_and_summaries(made, tmp_path):
 
 
 def test_an_empty_input_list_and_an_unknown_baseline_run(spark, tmp_path):
-    from reports.errors import ReportError
-    from reports.pipeline import NothingToReport
+    from mqspec.reports.errors import ReportError
+    from mqspec.reports.pipeline import NothingToReport
     (tmp_path / "empty").mkdir()
     with pytest.raises(NothingToReport) as caught:
         make_report([tmp_path / "empty"], tmp_path / "out", spark=spark, suite_version=SUITE, quiet=True)

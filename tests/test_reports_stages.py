@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from reports import schemas
-from reports.coverage import coverage, never_exercised
-from reports.history import changes, flaky, verdict_history
-from reports.ingest import machine_steps
-from reports.machines import machine_pairs, machine_rules
-from reports.verdicts import clause_results, clause_verdicts, latest_runs, scenario_verdicts
+from mqspec.reports import schemas
+from mqspec.reports.coverage import coverage, never_exercised
+from mqspec.reports.history import changes, flaky, verdict_history
+from mqspec.reports.ingest import machine_steps
+from mqspec.reports.machines import machine_pairs, machine_rules
+from mqspec.reports.verdicts import clause_results, clause_verdicts, latest_runs, scenario_verdicts
 from tests.test_reports_fixtures import spark  # noqa: F401  (the session fixture)
 
 pytestmark = pytest.mark.spark

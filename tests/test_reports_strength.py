@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from reports.errors import InputError
-from reports.inputs import find_runs, find_strength
-from reports.pipeline import NothingToReport, make_report
-from reports.render_html import PAGES, render_html
-from reports.strength_files import stage
-from reports.summary import summary_lines
-from strength.run import Failure, RunOutcome, build_record, write_record
-from strength.variants import EQUIVALENT, VARIANTS
+from mqspec.reports.errors import InputError
+from mqspec.reports.inputs import find_runs, find_strength
+from mqspec.reports.pipeline import NothingToReport, make_report
+from mqspec.reports.render_html import PAGES, render_html
+from mqspec.reports.strength_files import stage
+from mqspec.reports.summary import summary_lines
+from mqspec.strength.run import Failure, RunOutcome, build_record, write_record
+from mqspec.strength.variants import EQUIVALENT, VARIANTS
 from tests.test_reports_browser import browser  # noqa: F401
 from tests.test_reports_fixtures import SUITE, history, spark  # noqa: F401
 

@@ -16,15 +16,14 @@ from pathlib import Path
 from pytest_bdd.feature import get_features
 from pytest_bdd.steps import step_function_context_registry
 
-import conftest
+from mqspec import pytest_plugin
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _definitions():
-    for module in conftest.pytest_plugins:
-        if module.startswith("steps."):
-            importlib.import_module(module)
+    for module in pytest_plugin.pytest_plugins:
+        importlib.import_module(module)
     return list(step_function_context_registry.values())
 
 

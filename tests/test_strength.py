@@ -8,13 +8,13 @@ from pathlib import Path
 
 import pytest
 
-from adapters import TargetError, connect
-from adapters.in_process import REFERENCE as REFERENCE_IMPLEMENTATION
+from mqspec.adapters import TargetError, connect
+from mqspec.adapters.in_process import REFERENCE as REFERENCE_IMPLEMENTATION
 from mqspec.catalogue import load_catalogue
 from mqspec.cli import main
-from strength import run as strength_run
-from strength.loader import REFERENCE, ChangeError, load
-from strength.variants import AREAS, EQUIVALENT, VARIANTS, load_variant
+from mqspec.strength import run as strength_run
+from mqspec.strength.loader import REFERENCE, ChangeError, load
+from mqspec.strength.variants import AREAS, EQUIVALENT, VARIANTS, load_variant
 
 # Two variants whose clauses no stateful machine carries, so a run restricted to them takes seconds.
 CHEAP = {"acknowledgment-always-express": "MS-MQQB:3.1.7.15:08", "exact-limit-truncates": "MS-MQRR:3.1.4.7:11"}
@@ -47,11 +47,11 @@ def test_every_variant_names_a_testable_clause_an_area_and_one_line():
 
 
 def test_the_plain_reference_is_never_a_variant():
-    import reference.position_list
-    import reference.queue_manager
+    import mqspec.reference.position_list
+    import mqspec.reference.queue_manager
     with connect("reference") as target:
         assert target._core.impl is REFERENCE_IMPLEMENTATION
-        assert type(target.qm) is reference.queue_manager.QueueManager
+        assert type(target.qm) is mqspec.reference.queue_manager.QueueManager
         assert target.name == "reference"
     with connect("reference?variant=fifo-ignores-priority") as variant:
         assert variant._core.impl is not REFERENCE_IMPLEMENTATION
@@ -62,7 +62,7 @@ def test_the_plain_reference_is_never_a_variant():
     import importlib
     changed = importlib.import_module(f"{package.__name__}.position_list")
     orders = []
-    for module in (reference.position_list, changed):
+    for module in (mqspec.reference.position_list, changed):
         positions = module.MessagePositionList()
         for number, priority in enumerate((1, 5)):
             message = type("M", (), {"lookup_identifier": number, "allow_peek_when_locked": False})()

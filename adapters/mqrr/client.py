@@ -24,9 +24,9 @@ from __future__ import annotations
 import socket
 import time
 
-from protocol.constants import INFINITE
-from protocol.hresult import HRESULT, RpcStatus
-from protocol.idl import OPNUMS, REMOTE_READ_UUID
+from mqspec.protocol.constants import INFINITE
+from mqspec.protocol.hresult import HRESULT, RpcStatus
+from mqspec.protocol.idl import OPNUMS, REMOTE_READ_UUID
 
 from ..target import (
     CLIENT_ID,

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from impacket.dcerpc.v5 import rpcrt, transport as impacket_transport
 from impacket.dcerpc.v5.rpcrt import DCERPCException
 
-from protocol.hresult import RpcStatus
+from mqspec.protocol.hresult import RpcStatus
 
 NDR20 = ("8a885d04-1ceb-11c9-9fe8-08002b104860", "2.0")
 NDR64 = ("71710533-beba-4937-8319-b5dbef9ccc36", "1.0")

@@ -22,7 +22,7 @@ import base64
 import dataclasses
 import json
 
-from protocol.hresult import RpcStatus, describe
+from mqspec.protocol.hresult import RpcStatus, describe
 
 from ..target import MessageProperties, Target, TargetCapabilityError
 from .dcerpc_server import Call, Fault

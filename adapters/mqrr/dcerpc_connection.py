@@ -14,7 +14,7 @@ import threading
 import time
 import traceback
 
-from protocol.hresult import RpcStatus, describe
+from mqspec.protocol.hresult import RpcStatus, describe
 
 from . import dcerpc_pdu as pdu_
 from .dcerpc_negotiation import frag_size, negotiate

@@ -10,7 +10,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from protocol.hresult import RpcStatus, describe
+from mqspec.protocol.hresult import RpcStatus, describe
 
 NCA_S_FAULT_UNSPEC = RpcStatus.NCA_S_FAULT_UNSPEC
 NCA_S_FAULT_REMOTE_NO_MEMORY = RpcStatus.NCA_S_FAULT_REMOTE_NO_MEMORY

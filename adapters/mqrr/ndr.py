@@ -40,7 +40,7 @@ under test must be able to send an out-of-range dwAck.
 
 from __future__ import annotations
 
-from protocol.hresult import RpcStatus
+from mqspec.protocol.hresult import RpcStatus
 
 from .ndr_calls import CALLS
 from .ndr_errors import NullReference, StubError

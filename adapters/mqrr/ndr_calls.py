@@ -25,7 +25,7 @@ import struct
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from protocol.idl import (
+from mqspec.protocol.idl import (
     CB_PROPAGATION_TOKEN_RANGE,
     DW_ACK_RANGE,
     XACTUOW_SIZE,

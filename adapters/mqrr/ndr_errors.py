@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from protocol.hresult import describe
+from mqspec.protocol.hresult import describe
 
 
 class StubError(Exception):

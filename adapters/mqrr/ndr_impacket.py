@@ -22,8 +22,8 @@ from uuid import UUID
 from impacket.dcerpc.v5.dtypes import GUID, NULL
 from impacket.dcerpc.v5.ndr import NDRPOINTER
 
-from protocol.idl import SectionBuffer as PlainSectionBuffer
-from protocol.queue_format import QueueFormat
+from mqspec.protocol.idl import SectionBuffer as PlainSectionBuffer
+from mqspec.protocol.queue_format import QueueFormat
 
 from .ndr_types import (
     BYTE_ARRAY,

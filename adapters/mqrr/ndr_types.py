@@ -51,7 +51,7 @@ from impacket.dcerpc.v5.ndr import (
 )
 from impacket.dcerpc.v5.rpcrt import DCERPCException
 
-from protocol.hresult import describe
+from mqspec.protocol.hresult import describe
 
 
 class DCERPCSessionError(DCERPCException):

@@ -28,8 +28,8 @@ from __future__ import annotations
 import struct
 from uuid import UUID
 
-from protocol.hresult import RpcStatus
-from protocol.queue_format import QueueFormat
+from mqspec.protocol.hresult import RpcStatus
+from mqspec.protocol.queue_format import QueueFormat
 
 from .ndr_errors import NullReference, StubError
 

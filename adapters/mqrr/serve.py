@@ -16,7 +16,7 @@ import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from protocol.idl import PORT_STEP
+from mqspec.protocol.idl import PORT_STEP
 
 from ..target import Target
 from .control import ControlService

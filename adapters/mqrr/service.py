@@ -25,8 +25,8 @@ from __future__ import annotations
 import struct
 import threading
 
-from protocol.hresult import HRESULT, RpcStatus
-from protocol.idl import NULL_CONTEXT_HANDLE, OPNUMS, REMOTE_READ_UUID, REMOTE_READ_VERSION
+from mqspec.protocol.hresult import HRESULT, RpcStatus
+from mqspec.protocol.idl import NULL_CONTEXT_HANDLE, OPNUMS, REMOTE_READ_UUID, REMOTE_READ_VERSION
 
 from ..target import Target
 from .dcerpc_server import Association, Call, Fault
