@@ -1,11 +1,16 @@
-"""MS-MQRR over loopback: R_StartReceive + R_EndReceive pairs per second, against the same pairs in process.
+"""MS-MQRR over loopback: R_StartReceive + R_EndReceive pairs per second, the server against its floor.
 
-`mqspec serve` runs in its own process; client processes (1, then 8), each its own
-mqrr:// client with its own queue, take pre-sent messages with MQ_ACTION_RECEIVE
-followed by R_EndReceive(RR_ACK) for a fixed time.  In the same run, the same pairs
-are timed on an in-process reference Target.  The machine is shared and noisy, so
-the figures that mean something are the ratios: wire pairs/s over in-process
-pairs/s, and 8 connections over 1.
+`mqspec serve` runs in its own process.  Two kinds of client take pre-sent messages with
+MQ_ACTION_RECEIVE followed by R_EndReceive(RR_ACK) for a fixed time, on 1 and then 8
+connections, each connection a process of its own with its own queue:
+
+- the lean load generator (wire_load.LoadClient: PDUs encoded once, two fields patched per
+  call), which measures the server; beside it, in the same run, a threaded Python echo
+  server answering the same PDUs with the same replies (wire_load.EchoServer): the floor
+  that Python sockets and threads alone allow.  server / echo is the figure that means
+  something on a shared, noisy machine;
+- the suite's own mqrr:// client, as a user's certification run drives the server, against
+  the same pairs on an in-process reference Target in the same run.
 
 Run: python benchmarks/bench_wire.py [--quick]
 """
@@ -23,11 +28,14 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from mqspec.adapters import MessageProperties, connect  # noqa: E402
 from mqspec.protocol.constants import Access, Ack, Action, ShareMode  # noqa: E402
 from mqspec.protocol.hresult import HRESULT  # noqa: E402
 from mqspec.protocol.queue_format import from_format_name  # noqa: E402
+
+from wire_load import EchoServer, LoadClient  # noqa: E402
 
 BIG = 1 << 20
 BODY = b"x" * 100
@@ -62,19 +70,52 @@ def _client(url: str, name: str, count: int, seconds: float, ready, start, resul
         results.put(_pairs(target, handle, seconds))
 
 
+def _loader(url: str, name: str, count: int, seconds: float, echo_port, ready, start, results) -> None:
+    """One lean connection: its queue filled through the control interface, then pairs for `seconds` against
+    the server (echo_port None) or the echo server; puts (pairs, the replies it saw)."""
+    host, port = url[len("mqrr://"):].split(":")
+    with connect(url) as target:
+        format_name = target.create_queue(f"{target.computer_name}\\private$\\{name}").format_name
+        for n in range(count):
+            out = target.send(format_name, MessageProperties(body=BODY, label=f"m{n}"))
+            assert (out.hresult, out.r_status) == (HRESULT.MQ_OK, 0), out
+    client = LoadClient(host, int(echo_port or port), format_name)
+    ready.put(name)
+    start.wait()
+    done, deadline = 0, time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        done += 1
+        client.pair(done)
+    client.close()
+    results.put((done, client.responses))
+
+
+def _run(processes: list, ready, start, results, seconds: float) -> tuple[float, list]:
+    for process in processes:
+        process.start()
+    for _ in processes:
+        ready.get(timeout=600)   # every client has its messages: all start timing together
+    start.set()
+    outcomes = [results.get(timeout=600) for _ in processes]
+    for process in processes:
+        process.join()
+    return sum(o if isinstance(o, int) else o[0] for o in outcomes) / seconds, outcomes
+
+
 def wire(url: str, connections: int, count: int, seconds: float) -> float:
     ready, start, results = multiprocessing.Queue(), multiprocessing.Event(), multiprocessing.Queue()
     clients = [multiprocessing.Process(target=_client, args=(url, f"bench{connections}-{n}", count, seconds, ready,
                                                              start, results)) for n in range(connections)]
-    for client in clients:
-        client.start()
-    for _ in clients:
-        ready.get(timeout=600)   # every client has its messages: all start timing together
-    start.set()
-    total = sum(results.get(timeout=600) for _ in clients)
-    for client in clients:
-        client.join()
-    return total / seconds
+    return _run(clients, ready, start, results, seconds)[0]
+
+
+def lean(url: str, connections: int, count: int, seconds: float, tag: str, echo_port=None) -> tuple[float, dict]:
+    ready, start, results = multiprocessing.Queue(), multiprocessing.Event(), multiprocessing.Queue()
+    clients = [multiprocessing.Process(target=_loader, args=(url, f"{tag}{connections}-{n}", count, seconds,
+                                                             echo_port, ready, start, results))
+               for n in range(connections)]
+    rate, outcomes = _run(clients, ready, start, results, seconds)
+    return rate, outcomes[0][1]
 
 
 def in_process(count: int, seconds: float) -> float:
@@ -87,24 +128,39 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="shorter runs")
     seconds = 2.0 if parser.parse_args().quick else 5.0
-    count = int(6000 * seconds)   # more messages than a wire client can take in that time
+    count = int(6000 * seconds)   # more messages than a client can take in that time
     server = subprocess.Popen([sys.executable, "-m", "mqspec.cli", "serve", "--port", "0", "--target",
                                "reference?queue_manager_quota=0xFFFFFFFF"], cwd=ROOT, stderr=subprocess.PIPE,
                               text=True)
+    figures = {}
     try:
         port = re.search(r"127\.0\.0\.1:(\d+)", server.stderr.readline()).group(1)
         threading.Thread(target=server.stderr.read, daemon=True).start()   # a full log pipe would stop it
         url = f"mqrr://127.0.0.1:{port}"
-        local = in_process(count * 10, seconds)
-        one = wire(url, 1, count, seconds)
-        eight = wire(url, 8, count // 4, seconds)
+        figures["in process"] = in_process(count * 10, seconds)
+        lean_count = int(20000 * seconds)
+        figures["server 1"], replies = lean(url, 1, lean_count, seconds, "lean")
+        figures["server 8"], _ = lean(url, 8, lean_count // 4, seconds, "lean")
+        echo = EchoServer(replies)
+        figures["echo 1"], _ = lean(url, 1, 1, seconds, "echo", echo.port)
+        figures["echo 8"], _ = lean(url, 8, 1, seconds, "echo", echo.port)
+        echo.close()
+        figures["client 1"] = wire(url, 1, count, seconds)
+        figures["client 8"] = wire(url, 8, count // 2, seconds)
     finally:
         server.terminate()
         server.wait(30)
-    print(f"in process:           {local:9.0f} pairs/s   (baseline)")
-    print(f"wire, 1 connection:   {one:9.0f} pairs/s   {one / local:6.3f} x in process")
-    print(f"wire, 8 connections:  {eight:9.0f} pairs/s   {eight / local:6.3f} x in process, "
-          f"{eight / one:5.2f} x one connection")
+    local = figures["in process"]
+    print("R_StartReceive + R_EndReceive pairs per second over loopback (2 cores, shared: read the ratios)")
+    for n in (1, 8):
+        print(f"  lean load, {n} connection(s):  echo floor {figures[f'echo {n}']:8.0f}   mqspec serve "
+              f"{figures[f'server {n}']:8.0f}   server / echo {figures[f'server {n}'] / figures[f'echo {n}']:5.2f}")
+    print(f"  eight over one: server {figures['server 8'] / figures['server 1']:5.2f} x, "
+          f"echo {figures['echo 8'] / figures['echo 1']:5.2f} x")
+    print(f"  in process (baseline of the mqrr:// client rows): {local:8.0f}")
+    for n in (1, 8):
+        print(f"  mqrr:// client, {n} connection(s): {figures[f'client {n}']:8.0f}   "
+              f"{figures[f'client {n}'] / local:6.3f} x in process")
 
 
 if __name__ == "__main__":

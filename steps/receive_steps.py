@@ -75,6 +75,16 @@ def receive_front(world, handle):
         assert end == HRESULT.MQ_OK, f"R_EndReceive: {describe_hresult(end)}"
 
 
+@when(phrase('the client receives and acknowledges {count:d} messages from "{handle}"'))
+def receive_many(world, handle, count):
+    """Whole receives, one after the other, each ended with RR_ACK: every one must succeed."""
+    for done in range(count):
+        out, request_id = start_receive(world, handle)
+        assert out.hresult == HRESULT.MQ_OK, f"receive {done + 1} of {count}: {describe_hresult(out.hresult)}"
+        end = world.target.end_receive(world.handle(handle), RR_ACK, request_id)
+        assert end == HRESULT.MQ_OK, f"R_EndReceive {done + 1} of {count}: {describe_hresult(end)}"
+
+
 @when(phrase('the client starts a receive on "{handle}" as "{request}"'))
 def start_receive_as(world, handle, request):
     out, request_id = start_receive(world, handle)

@@ -127,6 +127,15 @@ def queue_holds(world, alias, names):
         send_ok(world, alias, MessageProperties(label=label))
 
 
+@given(phrase('"{alias}" also holds {count:d} messages "{first}" to "{last}"'))
+def queue_holds_numbered(world, alias, count, first, last):
+    prefix = first[:-1]
+    assert first == f"{prefix}1" and last == f"{prefix}{count}", f"{count} messages run from {prefix}1 to " \
+        f"{prefix}{count}, not from {first} to {last}"
+    for index in range(1, count + 1):
+        send_ok(world, alias, MessageProperties(label=f"{prefix}{index}"))
+
+
 @given(phrase('"{alias}" holds messages:'))
 def queue_holds_table(world, alias, datatable):
     header, *rows = datatable

@@ -1671,6 +1671,17 @@ _ENTRIES += (   # reference/remote_read_rules.py
 
 _ENTRIES += (   # reference/timers.py
     *(("reference/timers.py", "*", line, "*",
+       ("the count of marked entries and the test on it only decide when marked (cancelled) entries are dropped "
+        "from the heap all at once; they are skipped when they surface anyway, so which timers fire, and when, is "
+        "the same whenever (or whether) the drop happens: only the heap's size changes"))
+      for line in ("COMPACT_AT = 64                # marked entries a heap keeps before it is worth dropping them",
+                   "self._marked = 0              # cancelled entries still in the heap",
+                   "self._marked += 1",
+                   "if self._marked > COMPACT_AT and 2 * self._marked > len(self._heap):",
+                   "heapq.heapify(self._heap)",
+                   "self._marked = 0",
+                   "self._marked -= 1")),
+    *(("reference/timers.py", "*", line, "*",
        "TimerQueue.next_deadline and __len__ are called nowhere (dead code, to be deleted with a fresh full run)")
       for line in ("while heap and heap[0][2].cancelled:", "return heap[0][0] if heap else None",
                    "return sum(1 for _, _, t in self._heap if not t.cancelled)")),

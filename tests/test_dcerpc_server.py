@@ -620,7 +620,58 @@ def test_silent_or_stalled_connections_time_out_only_before_bind_or_mid_pdu(toy,
         assert silent.closed() and stalled.closed()
         time.sleep(0.6)
         assert idle.call(b"still here")[0] == b"still here"  # bound and idle: no time-out
-        assert sum("no progress for 0.3 s" in line for line in lines) == 2
+        assert sum("no bind within 0.3 s" in line for line in lines) == 1
+        assert sum("a PDU did not arrive whole within 0.3 s" in line for line in lines) == 1
+
+
+def test_a_pdu_trickled_in_is_closed_when_it_is_not_whole_in_time(toy, lines):
+    """The deadline runs from a PDU's first byte: a byte every 0.1 s (never silent for io_timeout) is not enough,
+    nor is a bind sent the same way."""
+    with DceRpcServer([toy], io_timeout=0.5, log=lines.append) as srv:
+        bound, unbound = Raw(srv.port), Raw(srv.port)
+        bound.bind()
+        done = threading.Event()
+
+        def trickle(raw, data):
+            for byte in data:
+                if done.wait(0.1):
+                    return
+                try:
+                    raw.send(bytes([byte]))
+                except OSError:
+                    return
+
+        senders = [threading.Thread(target=trickle, args=(bound, request_pdus(b"x" * 64)[0])),
+                   threading.Thread(target=trickle, args=(unbound, bind_pdu([(0, abstract(), [NDR20])])))]
+        began = time.monotonic()
+        for sender in senders:
+            sender.start()
+        try:
+            assert bound.closed() and unbound.closed()
+            assert time.monotonic() - began < 2          # the whole PDUs would need 8.8 s and 7.2 s
+        finally:
+            done.set()
+            for sender in senders:
+                sender.join()
+    assert any("a PDU did not arrive whole within 0.5 s" in line for line in lines)
+    assert any("no bind within 0.5 s" in line for line in lines)
+
+
+def test_an_idle_association_that_owns_nothing_is_closed_and_one_that_owns_something_is_kept(lines):
+    class Keeper(Toy):
+        def holds_state(self, association):
+            return "handle" in association.state
+
+    keeper = Keeper()
+    with DceRpcServer([keeper], idle_timeout=0.4, log=lines.append) as srv:
+        empty, owner = Raw(srv.port), Raw(srv.port)
+        empty.bind()
+        owner.bind()
+        assert owner.call(b"h", opnum=6)[0] == b""             # the association now owns a handle
+        time.sleep(1.0)
+        assert empty.closed()
+        assert owner.call(b"x")[0] == b"x"
+    assert any("idle for 0.4 s, owning nothing" in line for line in lines)
 
 
 def test_one_log_line_per_open_and_per_close(server, lines):

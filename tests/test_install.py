@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import venv
@@ -42,8 +43,15 @@ def run(command, cwd: Path) -> subprocess.CompletedProcess:
 
 
 def build_wheel(into: Path) -> Path:
-    built = run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--wheel-dir", str(into), str(ROOT)],
-                into)
+    """The wheel of a copy of this checkout's sources (setuptools builds in the source tree, where a stale build/
+    of an earlier wheel would otherwise carry modules the checkout no longer has)."""
+    source = into / "source"
+    for part in PARTS:
+        shutil.copytree(ROOT / part, source / part, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, source / name)
+    built = run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "--wheel-dir", str(into),
+                 str(source)], into)
     assert built.returncode == 0, built.stderr[-3000:]
     [wheel] = into.glob("mqspec-*.whl")
     return wheel

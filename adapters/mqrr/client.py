@@ -43,9 +43,21 @@ from ..target import (
     Target,
 )
 from .connections import ConnectError, Credentials, Pool
-from .control import CALL_TIMEOUT, CONTROL_UUID, CONTROL_VERSION, ControlClient
+from .control import CALL_TIMEOUT, CONTROL_UUID, CONTROL_VERSION, ControlClient, ControlError
 from .ndr import NullReference, StubError, decode_response, encode_request
 from .probe import probe_bind
+
+
+DENIED = (RpcStatus.RPC_S_ACCESS_DENIED, 0x721)   # access denied; RPC_S_SEC_PKG_ERROR (an NTLM check failed)
+
+
+def _denied(host: str, port: int, credentials: Credentials) -> str:
+    """One line for a server that refuses who the client is or how it authenticates."""
+    if not credentials.user:
+        return (f"{host}:{port} refuses unauthenticated calls (access denied); give a user: "
+                "mqrr://HOST:PORT?user=NAME&password=...&auth=privacy")
+    return (f"{host}:{port} refused user {credentials.user!r} at auth level {credentials.auth_level} (access "
+            "denied): a wrong password or hash, a user it does not know, or a level below the one it requires")
 
 
 class MqrrTarget(Target):
@@ -71,6 +83,13 @@ class MqrrTarget(Target):
             self._rr.close()
             raise ConnectError(f"{host}:{port} serves MS-MQRR but not the mqspec control interface that sets "
                                "scenes up (queues, sending, time); see docs/control.md") from None
+        except ControlError as error:
+            self._rr.close()
+            if error.status not in DENIED:
+                raise
+            if self._control is not None and self._owns_control:
+                self._control.close()
+            raise ConnectError(_denied(host, port, credentials)) from None
         self._identity = identity
         self._first_port, self._moved = port, False   # restart_holding_ports() moves the server; close() undoes it
         self.name = f"mqrr://{host}:{port} ({identity['name']})"

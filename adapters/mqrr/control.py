@@ -44,6 +44,9 @@ OPERATIONS = {
 }
 
 
+WAITING = frozenset({"await_rundown", "restart_holding_ports"})   # they wait on the server's event loop
+
+
 def dumps(value) -> bytes:
     return json.dumps(_encode(value), separators=(",", ":")).encode("utf-8")
 
@@ -75,7 +78,11 @@ def _decode(value):
 
 
 class ControlError(RuntimeError):
-    """The control channel refused an operation; the message says why."""
+    """The control channel refused an operation; the message says why (`status`: the RPC fault, if one)."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 class ControlClient:
@@ -89,7 +96,7 @@ class ControlClient:
     def invoke(self, op: str, **args):
         status, answer = self.pool.call(INVOKE, dumps({"op": op, "args": args}), CALL_TIMEOUT)
         if status is not None:
-            raise ControlError(f"control operation {op!r} failed: {describe(status)}")
+            raise ControlError(f"control operation {op!r} failed: {describe(status)}", status)
         reply = loads(answer)
         if "error" in reply:
             if reply.get("capability"):
@@ -153,6 +160,14 @@ class ControlService:
         return result
 
     def may_block(self, opnum: int, stub: bytes) -> bool:
+        """Operations that wait for the server's event loop (an association's rundown, a move to another port)
+        run on a worker; the rest inline."""
+        try:
+            return loads(stub).get("op") in WAITING
+        except (ValueError, AttributeError, UnicodeDecodeError):
+            return False    # call() refuses it
+
+    def holds_state(self, association) -> bool:
         return False
 
     def call_abandoned(self, call: Call) -> None:

@@ -1,16 +1,23 @@
 """A connection-oriented DCE/RPC server runtime ([C706] chapter 12, [MS-RPCE] 2.2.2 and 3.3).
 
 Knows nothing about MSMQ: it hosts Interfaces (uuid, version, call, may_block,
-call_abandoned, association_ended) on ncacn_ip_tcp.  No authentication, no
-PFC_CONC_MPX (one call at a time per connection), NDR 2.0 and NDR64.
+call_abandoned, association_ended, and optionally holds_state) on ncacn_ip_tcp.
+No PFC_CONC_MPX (one call at a time per connection), NDR 2.0 and NDR64.  With
+``users`` it authenticates binds by NTLM or SPNEGO at connect, integrity or
+privacy (dcerpc_auth) and refuses calls below ``min_auth_level`` (fault access
+denied); each Call carries its caller's identity.
 
 Theory of operation
 -------------------
-One thread accepts; each connection gets one reader thread (dcerpc_connection)
-that reads whole PDUs, reassembles request fragments and runs calls inline.  A
-call whose Interface says ``may_block`` runs on a worker thread instead, so the
-reader still sees co_cancel, orphaned and EOF and can tell the Interface at once
-(``call.cancelled`` + ``call_abandoned``).  A connection is in one of four states:
+One thread, the loop, owns every socket: it accepts, reads and frames PDUs, runs
+ordinary calls inline and writes their replies, all without blocking (epoll
+through `selectors`).  A call whose Interface says ``may_block`` runs on a worker
+(a pool that grows on demand and lets idle threads go), so the loop still sees
+co_cancel, orphaned and EOF and can tell the Interface at once (``call.cancelled``
++ ``call_abandoned``); the worker hands its reply back through a queue and a
+wake-up socket.  There is no thread per connection: a silent connection costs a
+socket and a few KiB, so a flood of them cannot starve the loop of threads.  A
+connection (dcerpc_connection) is in one of four states:
 
 ===============  ==========================  ===============================  ==========================
 PDU received      UNBOUND (just accepted)     BOUND (no call running)          CALL (worker running)
@@ -37,21 +44,32 @@ close; frag_length above max_recv_frag (5840) on anything but bind/alter_context
 fault proto_error, close.  A request stub over ``max_stub`` (total of its
 fragments) gets fault rpc_s_access_denied and its remaining fragments are skipped.
 After a closing fault or bind_nak the server drains input briefly so the PDU
-arrives before the FIN.  Time limits: ``io_timeout`` (default 30 s) to bind, to
-finish a started PDU or fragmented request, and per blocked send; none while a
-call runs or a bound connection idles (context handles live there; TCP keepalive
-finds dead peers).  Connections above ``max_connections`` are accepted and closed
-at once.  A connection belongs to one association group; when the group's last
-connection closes, every Interface bound on it hears ``association_ended`` once.
+arrives before the FIN.
+
+Deadlines (checked a few times a second, ``io_timeout`` each, default 30 s): a
+connection must bind within io_timeout of its accept; a PDU that has begun must
+arrive whole within io_timeout, and a fragmented request within io_timeout of its
+first fragment (a trickle of bytes does not hold a connection open); a reply the
+client does not read must make progress within io_timeout.  None while a call
+runs; a bound connection of an association that owns something in an Interface
+(``holds_state``: context handles live there) may idle for ever (TCP keepalive
+finds dead peers), any other is closed after ``idle_timeout``.  Connections above
+``max_connections``, or above ``max_connections_per_peer`` from one client address,
+are accepted and closed at once.  A connection belongs to one association group;
+when the group's last connection closes, every Interface bound on it hears
+``association_ended`` once (on the loop, after the group's last call returned).
 """
 
 from __future__ import annotations
 
+import collections
 import errno
 import itertools
 import logging
+import queue
+import resource
 import secrets
-import select
+import selectors
 import socket
 import threading
 import time
@@ -60,13 +78,18 @@ import uuid as uuid_
 from dataclasses import dataclass, field
 from typing import Self
 
-from .dcerpc_connection import Connection, timeval
+from .dcerpc_connection import Connection
 from .dcerpc_types import Association, Call, Fault, Interface
 
 __all__ = ["Association", "Call", "DceRpcServer", "Fault", "Interface"]
 
 _logger = logging.getLogger(__name__)
 _GROUP_STRIDE = 0x9E3779B1     # odd: n -> base + n*stride is a bijection mod 2**32, so ids never repeat
+TICK = 0.1                     # seconds between deadline checks
+ACCEPT_BATCH = 64              # connections accepted per loop turn, so the served ones are not starved
+WORKER_IDLE = 10.0             # seconds an idle worker thread waits for another call before it ends
+REFUSAL_LOG_EVERY = 5.0        # seconds between summary lines of refused connections
+_LISTENER, _WAKE = "listener", "wake"
 
 
 @dataclass(eq=False)
@@ -77,15 +100,81 @@ class _Group:
     interfaces: dict = field(default_factory=dict)   # id(iface) -> iface bound on this group
 
 
+class _Workers:
+    """Threads for the calls that may block: one is started when none is idle, an idle one ends after
+    WORKER_IDLE seconds, and at most ``limit`` run at once."""
+
+    def __init__(self, server: DceRpcServer, limit: int) -> None:
+        self.server, self.limit = server, limit
+        self.jobs = queue.SimpleQueue()
+        self.lock = threading.Lock()
+        self.idle = self.count = 0
+        self.stopping = False
+
+    def submit(self, job) -> bool:
+        with self.lock:
+            if self.stopping:
+                return False
+            if self.idle:
+                self.idle -= 1
+                self.jobs.put(job)
+                return True
+            if self.count >= self.limit:
+                return False
+            self.count += 1
+        thread = threading.Thread(target=self._run, args=(job,), name="dcerpc-worker", daemon=True)
+        self.server.thread_started(thread)
+        try:
+            thread.start()
+        except RuntimeError:            # no thread to be had
+            self.server.thread_ended(thread)
+            with self.lock:
+                self.count -= 1
+            return False
+        return True
+
+    def _run(self, job) -> None:
+        try:
+            while job is not None:
+                job()
+                with self.lock:
+                    if self.stopping:
+                        break
+                    self.idle += 1
+                try:
+                    job = self.jobs.get(timeout=WORKER_IDLE)
+                except queue.Empty:
+                    with self.lock:        # submit() hands a job to an idle worker under this lock
+                        try:
+                            job = self.jobs.get_nowait()
+                        except queue.Empty:
+                            self.idle -= 1
+                            job = None
+        finally:
+            with self.lock:
+                self.count -= 1
+            self.server.thread_ended(threading.current_thread())
+
+    def stop(self) -> None:
+        with self.lock:
+            self.stopping = True
+            idle, self.idle = self.idle, 0
+        for _ in range(idle):
+            self.jobs.put(None)
+
+
 class DceRpcServer:
     """Serves ``interfaces`` on ncacn_ip_tcp at host:port (port 0: any; ``port`` holds the bound one
     after start()).  ``log`` takes one line per connection opened or closed, and tracebacks of
     Interface bugs; default: the logging module.  ``max_stub`` bounds a request's reassembled stub,
-    ``io_timeout`` the waits listed in the module docstring.  stats(): connections, associations,
-    threads, calls_in_progress, connections_accepted, connections_refused, pdus (framed, in all)."""
+    ``io_timeout`` and ``idle_timeout`` the waits listed in the module docstring.  stats(): connections,
+    associations, threads, calls_in_progress, connections_accepted, connections_refused, pdus (framed,
+    in all)."""
 
     def __init__(self, interfaces, host: str = "127.0.0.1", port: int = 0, *, log=None,
-                 max_connections: int = 256, max_stub: int = 16 * 1024 * 1024, io_timeout: float = 30.0):
+                 max_connections: int = 4096, max_connections_per_peer: int = 256,
+                 max_stub: int = 16 * 1024 * 1024, io_timeout: float = 30.0, idle_timeout: float | None = 300.0,
+                 users=None, min_auth_level: int = 1, computer_name: str = "mqspec"):
         self.registry = {}                     # abstract syntax uuid (bytes_le) + major (u16 LE) -> (iface, minor)
         for iface in interfaces:
             major, minor = iface.version
@@ -93,25 +182,38 @@ class DceRpcServer:
             if key in self.registry:
                 raise ValueError(f"two interfaces registered as {iface.uuid} v{major}")
             self.registry[key] = (iface, int(minor))
-        if max_connections < 1 or max_stub < 0 or io_timeout <= 0:
-            raise ValueError("max_connections >= 1, max_stub >= 0 and io_timeout > 0, please")
+        if max_connections < 1 or max_connections_per_peer < 1 or max_stub < 0 or io_timeout <= 0 or (
+                idle_timeout is not None and idle_timeout <= 0):
+            raise ValueError("max_connections and max_connections_per_peer >= 1, max_stub >= 0, io_timeout > 0 "
+                             "and idle_timeout > 0 (or None), please")
         self.host, self.port = host, port
-        self.max_connections, self.max_stub, self.io_timeout = max_connections, max_stub, io_timeout
+        self.max_connections, self.max_connections_per_peer = max_connections, max_connections_per_peer
+        self.max_stub, self.io_timeout, self.idle_timeout = max_stub, io_timeout, idle_timeout
+        if min_auth_level > 1 and users is None:
+            raise ValueError("an authentication level needs users to authenticate")
+        self.users = users                     # dcerpc_auth.Users, or None: binds with an auth_verifier are naked
+        self.min_auth_level = min_auth_level   # calls below it fault access denied ([MS-RPCE] 3.1.1.1.3)
+        self.computer_name = computer_name     # NTLM's target information names it
         self.secondary_address = b""
         self.stopping = False
-        self._pausing = False                  # relisten(): the accept thread ends, connections stay
         self._log = log
-        self._lock = threading.Lock()
+        self._lock = threading.Lock()          # what stats() and other threads read
         self._connections = {}                 # connection id -> Connection
+        self._per_peer = collections.Counter()  # client address -> open connections
         self._groups = {}                      # assoc_group_id -> _Group
         self._threads = set()                  # started and not yet ended
         self._exited = []                      # ended but perhaps still unwinding: stop() joins them too
         self._connection_ids = itertools.count(1)
         self._group_numbers = itertools.count(1)
         self._group_base = secrets.randbits(32)
-        self._listener = self._wake_r = self._wake_w = self._accept_thread = None
+        self._workers = _Workers(self, max_connections)
+        self._posted = collections.deque()     # callables other threads hand to the loop
+        self._selector = self._listener = self._wake_r = self._wake_w = self._loop_thread = None
         self._stopped = threading.Event()
         self._accepted = self._refused = self._closed_pdus = 0
+        self._refusals = collections.Counter()  # reason -> connections refused since the last summary line
+        self._refusal_logged = 0.0
+        self._now = time.monotonic()
 
     # -- logging ------------------------------------------------------------------------
     def log(self, line: str) -> None:
@@ -130,89 +232,89 @@ class DceRpcServer:
     def start(self) -> Self:
         if self._listener is not None or self.stopping:
             raise RuntimeError("a DceRpcServer starts once")
+        _raise_file_limit(self.max_connections + 64)
+        self._listener = self._listen(self.port)
+        self._selector = selectors.DefaultSelector()
+        self._wake_r, self._wake_w = socket.socketpair()
+        self._wake_r.setblocking(False)
+        self._wake_w.setblocking(False)
+        self._selector.register(self._listener, selectors.EVENT_READ, _LISTENER)
+        self._selector.register(self._wake_r, selectors.EVENT_READ, _WAKE)
+        self._loop_thread = threading.Thread(target=self._loop, name=f"dcerpc-loop-{self.port}", daemon=True)
+        self.thread_started(self._loop_thread)
+        self._loop_thread.start()
+        return self
+
+    def _listen(self, port: int) -> socket.socket:
         family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
-        listener = socket.create_server((self.host, self.port), family=family, backlog=128)
+        listener = socket.create_server((self.host, port), family=family, backlog=1024)
         listener.setblocking(False)
-        self._listener = listener
         self.port = listener.getsockname()[1]
         self.secondary_address = str(self.port).encode("ascii") + b"\0"   # [C706] 12.6.4.4 port_any_t
-        self._wake_r, self._wake_w = socket.socketpair()
-        self._accept_thread = threading.Thread(target=self._accept_loop, name=f"dcerpc-accept-{self.port}",
-                                               daemon=True)
-        self.thread_started(self._accept_thread)
-        self._accept_thread.start()
-        return self
+        return listener
 
     def relisten(self, ports, before=None) -> int:
         """Stop listening, run `before()`, then listen on the first of `ports` that is free and return it;
         open connections stay.  A server restarting while its port is taken moves this way (MS-MQRR
-        3.1.4.1).  OSError (EADDRINUSE) when none is free: the server then listens nowhere until stop()."""
+        3.1.4.1).  OSError (EADDRINUSE) when none is free: the server then listens nowhere until stop().
+        Called from any thread but the loop (a worker's call, a test)."""
         if self._listener is None or self.stopping or not ports:
             raise RuntimeError("relisten() needs a started server and at least one port")
-        self._pausing = True
-        self._wake_w.send(b"p")
-        if self._accept_thread is not threading.current_thread():
-            self._accept_thread.join()
-        self._pausing = False
-        self._wake_r.recv(4096)                # the wake-up byte, so that the next poll waits again
-        self._listener.close()
-        if before is not None:
-            before()
-        family = socket.AF_INET6 if ":" in self.host else socket.AF_INET
-        for port in ports:
+        outcome = {}
+
+        def move() -> None:
             try:
-                listener = socket.create_server((self.host, port), family=family, backlog=128)
-                break
-            except OSError as error:
-                if error.errno != errno.EADDRINUSE or port == ports[-1]:
-                    raise
-        listener.setblocking(False)
-        self._listener = listener
-        self.port = listener.getsockname()[1]
-        self.secondary_address = str(self.port).encode("ascii") + b"\0"   # [C706] 12.6.4.4 port_any_t
-        self._accept_thread = threading.Thread(target=self._accept_loop, name=f"dcerpc-accept-{self.port}",
-                                               daemon=True)
-        self.thread_started(self._accept_thread)
-        self._accept_thread.start()
-        return self.port
+                if self._listener is not None:
+                    self._selector.unregister(self._listener)
+                    self._listener.close()
+                    self._listener = None
+                if before is not None:
+                    before()
+                for port in ports:
+                    try:
+                        self._listener = self._listen(port)
+                        break
+                    except OSError as error:
+                        if error.errno != errno.EADDRINUSE or port == ports[-1]:
+                            raise
+                self._selector.register(self._listener, selectors.EVENT_READ, _LISTENER)
+                outcome["port"] = self.port
+            except BaseException as error:   # noqa: BLE001 - handed to the caller, who raises it
+                outcome["error"] = error
+            finally:
+                done.set()
+
+        done = threading.Event()
+        if threading.current_thread() is self._loop_thread:
+            move()
+        else:
+            self.post(move)
+            done.wait()
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["port"]
 
     def stop(self) -> None:
-        if self._listener is None or self.stopping:
+        if self._loop_thread is None or self.stopping:
             return
         self.stopping = True
-        self._wake_w.send(b"x")
-        if self._accept_thread is not threading.current_thread():
-            self._accept_thread.join()
-        self._listener.close()
-        with self._lock:
-            connections = list(self._connections.values())
-        for connection in connections:
-            connection._shutdown()             # each reader sees EOF and tears its connection down
-        deadline = time.monotonic() + self.io_timeout + 5
-        while True:
-            with self._lock:
-                threads = [t for t in self._threads if t is not threading.current_thread()]
-            if not threads or time.monotonic() >= deadline:
-                break
-            alive = [t for t in threads if t.is_alive()]
-            if alive:
-                alive[0].join(max(0.0, deadline - time.monotonic()))
-            else:                              # registered, about to start (or to deregister)
-                time.sleep(0.01)
-        with self._lock:
-            stuck, groups, exited = list(self._threads), list(self._groups.values()), list(self._exited)
-        for thread in exited:                  # past their last statement: gone in a moment
-            if thread.is_alive() and thread is not threading.current_thread():
+        self._wake()
+        if self._loop_thread is not threading.current_thread():
+            self._loop_thread.join()
+        self._workers.stop()
+        deadline = time.monotonic() + 5
+        for thread in self._thread_list():
+            if thread is not threading.current_thread() and thread.is_alive():
                 thread.join(max(0.0, deadline - time.monotonic()))
-        for thread in stuck:
-            if thread is not threading.current_thread():
+        for thread in self._thread_list():
+            if thread.is_alive() and thread is not threading.current_thread():
                 self.log_error(f"dcerpc: stop: thread {thread.name} still running (an Interface ignored "
                                f"call_abandoned)")
-        for group in groups:                   # only if a reader is stuck: its group still ends once
-            self._end_group(group)
-        self._wake_r.close()
-        self._wake_w.close()
         self._stopped.set()
+
+    def _thread_list(self) -> list:
+        with self._lock:
+            return list(self._threads) + list(self._exited)
 
     def serve_forever(self) -> None:
         if self._listener is None:
@@ -242,67 +344,201 @@ class DceRpcServer:
                 "pdus": self._closed_pdus + sum(c.pdus for c in connections),   # PDUs framed, all connections
             }
 
-    # -- accepting ----------------------------------------------------------------------
-    def _accept_loop(self) -> None:
+    # -- what connections and workers ask of the loop -------------------------------------------
+    def now(self) -> float:
+        return self._now
+
+    def post(self, job) -> None:
+        """Run `job` on the loop soon (from any thread)."""
+        self._posted.append(job)
+        self._wake()
+
+    def _wake(self) -> None:
         try:
-            poller = select.poll()
-            poller.register(self._listener, select.POLLIN)
-            poller.register(self._wake_r, select.POLLIN)
-            while not (self.stopping or self._pausing):
-                poller.poll()
-                while not (self.stopping or self._pausing):
-                    try:
-                        sock, peer = self._listener.accept()
-                    except BlockingIOError:
-                        break
-                    except OSError as exc:     # EMFILE and friends: say so, let the backlog wait a moment
-                        self.log_error(f"dcerpc: accept failed ({exc}); retrying in 0.1 s")
-                        select.select([self._wake_r], [], [], 0.1)
-                        break
-                    try:
-                        self._admit(sock, peer)
-                    except OSError as exc:     # reset between accept() and its set-up: only that one is lost
-                        sock.close()
-                        self.log(f"dcerpc: connection from {peer[0]}:{peer[1]} lost while set up ({exc})")
+            self._wake_w.send(b"w")
+        except (BlockingIOError, InterruptedError):
+            pass                       # the loop has wake-ups pending already
+        except OSError:
+            pass                       # stopped: nothing is listening for wake-ups any more
+
+    def run_on_worker(self, job) -> bool:
+        return self._workers.submit(job)
+
+    def watch(self, connection: Connection) -> None:
+        """Register the events the connection waits for now (reading, writing, both, none)."""
+        if connection.closed:
+            return
+        events = (selectors.EVENT_READ if connection.wants_read() else 0) | (
+            selectors.EVENT_WRITE if connection.wants_write() else 0)
+        if events == connection.events:
+            return
+        if not connection.events:
+            self._selector.register(connection.sock, events, connection)
+        elif not events:
+            self._selector.unregister(connection.sock)
+        else:
+            self._selector.modify(connection.sock, events, connection)
+        connection.events = events
+
+    def unwatch(self, connection: Connection) -> None:
+        if connection.events:
+            self._selector.unregister(connection.sock)
+            connection.events = 0
+
+    def holds_state(self, group: _Group) -> bool:
+        """Whether any Interface bound on the group keeps something of it (an Interface that cannot say is
+        taken to keep something)."""
+        for iface in list(group.interfaces.values()):
+            holds = getattr(iface, "holds_state", None)
+            try:
+                if holds is None or holds(group.association):
+                    return True
+            except Exception:  # noqa: BLE001 - an Interface bug: logged, the association kept
+                self.log_error(f"dcerpc: {type(iface).__name__}.holds_state raised\n{traceback.format_exc()}")
+                return True
+        return False
+
+    # -- the loop ---------------------------------------------------------------------------------
+    def _loop(self) -> None:
+        next_tick = 0.0
+        try:
+            while not self.stopping:
+                for key, mask in self._selector.select(TICK):
+                    self._now = time.monotonic()
+                    data = key.data
+                    if data is _LISTENER:
+                        self._accept()
+                    elif data is _WAKE:
+                        self._drain_wake()
+                    else:
+                        if mask & selectors.EVENT_WRITE and not data.closed:
+                            data.writable(self._now)
+                        if mask & selectors.EVENT_READ and not data.closed:
+                            data.readable(self._now)
+                        if not data.closed:
+                            self.watch(data)
+                key = data = None            # a closed connection must not live on in this frame
+                self._now = time.monotonic()
+                self._run_posted()
+                if self._now >= next_tick:
+                    self._check_deadlines()
+                    next_tick = self._now + TICK
+        except Exception:  # noqa: BLE001 - a bug of this runtime: logged; stop() still tears everything down
+            self.log_error(f"dcerpc: the loop failed\n{traceback.format_exc()}")
         finally:
+            self._shut_down()
             self.thread_ended(threading.current_thread())
 
+    def _drain_wake(self) -> None:
+        try:
+            while self._wake_r.recv(4096):
+                pass
+        except (BlockingIOError, InterruptedError):
+            pass
+
+    def _run_posted(self) -> None:
+        while self._posted:
+            job = self._posted.popleft()
+            try:
+                job()
+            except Exception:  # noqa: BLE001 - a bug of this runtime: logged, the loop goes on
+                self.log_error(f"dcerpc: a posted job failed\n{traceback.format_exc()}")
+
+    def _check_deadlines(self) -> None:
+        now = self._now
+        for connection in list(self._connections.values()):
+            reason = connection.overdue(now)
+            if reason is None:
+                continue
+            if connection.closed:
+                connection.give_up_on_worker()
+            else:
+                connection.close(reason)
+        if now - self._refusal_logged >= REFUSAL_LOG_EVERY:
+            for reason, count in sorted(self._refusals.items()):
+                if count:
+                    self.log(f"dcerpc: {count} more connection(s) refused: {reason}")
+            self._refusals.clear()
+            self._refusal_logged = now
+
+    def _shut_down(self) -> None:
+        """stop(): no more accepting; every connection closed (a running call told at once); the workers'
+        calls waited for (io_timeout + 5 s at most); every association ended."""
+        self.stopping = True
+        if self._listener is not None:
+            self._listener.close()
+        for connection in list(self._connections.values()):
+            connection.close("server stopped")
+        deadline = time.monotonic() + self.io_timeout + 5
+        while any(c.active is not None for c in self._connections.values()) and time.monotonic() < deadline:
+            self._selector.select(0.05)
+            self._drain_wake()
+            self._now = time.monotonic()
+            self._run_posted()
+        for connection in list(self._connections.values()):
+            if connection.active is not None:
+                connection.give_up_on_worker()
+            else:
+                connection.finish()
+        for group in list(self._groups.values()):   # only if a call is stuck: its group still ends once
+            self._end_group(group)
+        self._selector.close()
+        self._wake_r.close()
+        self._wake_w.close()
+
+    # -- accepting ----------------------------------------------------------------------
+    def _accept(self) -> None:
+        for _ in range(ACCEPT_BATCH):
+            try:
+                sock, peer = self._listener.accept()
+            except (BlockingIOError, InterruptedError):
+                return
+            except OSError as exc:     # EMFILE and friends: say so; the backlog waits for the next turn
+                self._refuse(f"accept failed ({exc.strerror or exc})", None)
+                return
+            try:
+                self._admit(sock, peer)
+            except OSError as exc:     # reset between accept() and its set-up: only that one is lost
+                sock.close()
+                self.log(f"dcerpc: connection from {peer[0]}:{peer[1]} lost while set up ({exc})")
+
     def _admit(self, sock: socket.socket, peer) -> None:
+        host = peer[0]
+        if len(self._connections) >= self.max_connections:
+            sock.close()
+            self._refuse(f"max_connections ({self.max_connections}) reached", peer)
+            return
+        if self._per_peer[host] >= self.max_connections_per_peer:
+            sock.close()
+            self._refuse(f"max_connections_per_peer ({self.max_connections_per_peer}) reached by {host}", peer)
+            return
+        sock.setblocking(False)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)       # replies are single sends
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)       # finds peers that vanished
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE, 60)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL, 10)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT, 6)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDTIMEO, timeval(self.io_timeout))   # a client not reading
+        connection = Connection(self, sock, peer, next(self._connection_ids), self._now)
         with self._lock:
-            full = len(self._connections) >= self.max_connections
-            if full:
-                self._refused += 1
-            else:
-                self._accepted += 1
-                connection = Connection(self, sock, peer, next(self._connection_ids))
-                self._connections[connection.id] = connection
-        if full:
-            self.log(f"dcerpc: connection from {peer[0]}:{peer[1]} refused: max_connections "
-                     f"({self.max_connections}) reached")
-            sock.close()
-            return
-        thread = threading.Thread(target=self._run_connection, args=(connection,),
-                                  name=f"dcerpc-conn-{connection.id}", daemon=True)
-        self.thread_started(thread)
+            self._accepted += 1
+            self._connections[connection.id] = connection
+            self._per_peer[host] += 1
+        self._selector.register(sock, selectors.EVENT_READ, connection)
+        connection.events = selectors.EVENT_READ
         self.log(f"dcerpc: connection #{connection.id} from {peer[0]}:{peer[1]} opened")
-        try:
-            thread.start()
-        except RuntimeError as exc:                 # no thread to be had: this connection cannot be served
-            self.thread_ended(thread)
-            connection.sock.close()
-            self.connection_closed(connection, f"no thread for it ({exc})")
 
-    def _run_connection(self, connection: Connection) -> None:
-        try:
-            connection.run()
-        finally:
-            self.thread_ended(threading.current_thread())
+    def _refuse(self, reason: str, peer) -> None:
+        """One line for the first refusal of a kind; later ones are counted and summed up every few seconds
+        (a flood must not become a flood of log lines)."""
+        if peer is not None:
+            with self._lock:
+                self._refused += 1
+        if reason in self._refusals:
+            self._refusals[reason] += 1
+            return
+        where = f" from {peer[0]}:{peer[1]}" if peer is not None else ""
+        self.log(f"dcerpc: connection{where} refused: {reason}")
+        self._refusals[reason] = 0
 
     # -- bookkeeping used by Connection ---------------------------------------------------
     def thread_started(self, thread: threading.Thread) -> None:
@@ -352,6 +588,9 @@ class DceRpcServer:
                  f"{reason}; assoc_group {group_text}, {connection.pdus} PDUs")
         with self._lock:
             self._connections.pop(connection.id, None)
+            self._per_peer[connection.peer[0]] -= 1
+            if self._per_peer[connection.peer[0]] <= 0:
+                del self._per_peer[connection.peer[0]]
             self._closed_pdus += connection.pdus
 
     def _end_group(self, group: _Group) -> None:
@@ -366,3 +605,13 @@ class DceRpcServer:
             except Exception:  # noqa: BLE001 - an Interface bug: logged, the other interfaces still hear it
                 self.log_error(f"dcerpc: {type(iface).__name__}.association_ended raised\n{traceback.format_exc()}")
 
+
+def _raise_file_limit(wanted: int) -> None:
+    """Let the process hold `wanted` descriptors if the hard limit allows (the soft one is often 1024)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+        except (ValueError, OSError):
+            pass                               # the accept loop then says so when it runs out

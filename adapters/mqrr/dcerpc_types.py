@@ -46,15 +46,28 @@ class Association:
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)   # guards `state`
 
 
-@dataclass(eq=False)
 class Call:
     """One request, reassembled, as an Interface sees it."""
-    opnum: int
-    stub: bytes                                   # the stub data of every request fragment
-    ndr64: bool                                   # the presentation context's transfer syntax is NDR64
-    association: Association
-    connection_id: int                            # unique per TCP connection
-    cancelled: threading.Event = field(default_factory=threading.Event, repr=False)
+    __slots__ = ("opnum", "stub", "ndr64", "association", "connection_id", "identity", "_cancelled")
+
+    def __init__(self, opnum: int, stub: bytes, ndr64: bool, association: Association, connection_id: int,
+                 identity=None):
+        self.opnum = opnum
+        self.stub = stub                          # the stub data of every request fragment
+        self.ndr64 = ndr64                        # the presentation context's transfer syntax is NDR64
+        self.association = association
+        self.connection_id = connection_id        # unique per TCP connection
+        self.identity = identity                  # dcerpc_auth.Identity of the caller, or None (unauthenticated)
+        self._cancelled = None
+
+    @property
+    def cancelled(self) -> threading.Event:
+        """Set when the client cancels the call or goes away.  Made when first asked for (most calls never
+        are); the server asks for it on its own thread before a worker may."""
+        event = self._cancelled
+        if event is None:
+            event = self._cancelled = threading.Event()
+        return event
 
 
 class Interface(Protocol):

@@ -79,6 +79,11 @@ class RemoteReadService:
         if args["phContext"] in self._owned(call.association):
             self.target.cancel_receive(args["phContext"], args["dwRequestId"])
 
+    def holds_state(self, association: Association) -> bool:
+        """Whether the association owns context handles (then its idle connections are kept)."""
+        with self._lock:
+            return bool(self._handles.get(association.id))
+
     def association_ended(self, association: Association) -> None:
         with self._lock:
             handles = self._handles.get(association.id, set())

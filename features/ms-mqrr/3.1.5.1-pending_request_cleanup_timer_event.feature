@@ -18,6 +18,16 @@ Feature: MS-MQRR 3.1.5.1 Pending Request Cleanup Timer Event
     Then "orders" holds "m1", "m2" and "m3"
 
   @clause:MS-MQRR:3.1.5.1:01
+  Scenario: A receive nobody ends still expires after many others were ended on time
+    When the client starts a receive on "h" as "r"
+    Then the message returned is "m1"
+    Given "orders" also holds 150 messages "b1" to "b150"
+    When the client receives and acknowledges 152 messages from "h"
+    Then "orders" holds nothing
+    When 5 minutes pass
+    Then "orders" holds "m1"
+
+  @clause:MS-MQRR:3.1.5.1:01
   Scenario: The expired request is dropped, so R_EndReceive no longer finds it
     When the client starts a receive on "h" as "r"
     And 5 minutes pass
