@@ -8,6 +8,8 @@ from __future__ import annotations
 import os
 from urllib.parse import parse_qsl, unquote, urlsplit
 
+from mqspec.identity import target_identity
+
 from .target import CAPABILITIES, MessageProperties, Target, TargetCapabilityError
 
 __all__ = ["connect", "TargetError", "Target", "TargetCapabilityError", "CAPABILITIES", "MessageProperties",
@@ -21,7 +23,7 @@ target URLs:
                                     process loses nothing; FULL also survives a power loss, and
                                     costs the suite about 2.5 times as long)
       computer_name=NAME            the queue manager's computer name (default mqspec)
-      seed=N                        seed of its identifiers (default 0)
+      seed=N                        seed of its identifiers and handles (default 0; random: unforeseeable)
       queue_manager_quota=N         QueueManager.Quota in bytes (default 0x00100000; 4 GB with D-20:windows)
       send_insecure_nacks=0|1       MS-MQQB SendInsecureNacks (default 0)
       pending_request_cleanup_ms=N  MS-MQRR Pending Request Cleanup Timer (default 300000)
@@ -29,11 +31,14 @@ target URLs:
       readings=D-NN:NAME,...        a variant taking another reading of open decisions
                                     (spec/decisions.md; the suite must pass with every one)
       variant=NAME                  a wrong queue manager the suite must reject (strength/variants.py)
+      workgroup_policy=0|1          1: a client in a domain (fWorkgroup FALSE) must open at packet privacy (D-82)
   mqrr://HOST[:PORT][?option=value&...]   a server speaking MS-MQRR over ncacn_ip_tcp (default port 2103)
       user=NAME domain=NAME         NTLM credentials (or MQSPEC_USER, MQSPEC_DOMAIN)
       password=TEXT | hash=[LM:]NT  (or MQSPEC_PASSWORD, MQSPEC_HASH)
       auth=connect|integrity|privacy|none   RPC authentication level (default: privacy with
                                     credentials, none without)
+      second_user=NAME second_password=TEXT | second_hash=[LM:]NT [second_domain=NAME]
+                                    a second account: scenarios of two identities (access lists)
       ndr64=0|1                     bind with the NDR64 transfer syntax (default 0: NDR 2.0)
       connect_timeout=SECONDS       how long to wait for the server (default 5)
     Set-up (queues, sending, transactions, time) goes through the mqspec control interface
@@ -71,18 +76,27 @@ def _choice(*allowed: str):
     return convert
 
 
+def _seed(text: str) -> int | None:
+    """A whole number, or `random`: identifiers and handles nobody can foresee (what mqspec serve takes)."""
+    return None if text == "random" else _count(0)(text)
+
+
 _flag.__name__ = "0 or 1"
+_seed.__name__ = "whole number from 0, or random"
 _REFERENCE_OPTIONS = {
-    "store": ("store_path", str), "computer_name": ("computer_name", str), "seed": ("seed", _count(0)),
+    "store": ("store_path", str), "computer_name": ("computer_name", str), "seed": ("seed", _seed),
     "queue_manager_quota": ("queue_manager_quota", _count(0)), "send_insecure_nacks": ("send_insecure_nacks", _flag),
     "pending_request_cleanup_ms": ("pending_request_cleanup_ms", _count(1, 0xFFFFFFFF)),
     "port": ("port", _count(1, 65535)), "synchronous": ("synchronous", _choice("FULL", "NORMAL", "OFF")),
     "readings": ("readings", str), "variant": ("variant", str),
+    "workgroup_policy": ("workgroup_policy", _count(0, 1)),
 }
 _MQRR_OPTIONS = {
     "user": ("user", str), "domain": ("domain", str), "password": ("password", str), "hash": ("hash", str),
     "auth": ("auth", _choice("NONE", "CONNECT", "INTEGRITY", "PRIVACY")), "ndr64": ("ndr64", _flag),
-    "connect_timeout": ("connect_timeout", float),
+    "connect_timeout": ("connect_timeout", float), "second_user": ("second_user", str),
+    "second_password": ("second_password", str), "second_hash": ("second_hash", str),
+    "second_domain": ("second_domain", str),
 }
 _ENVIRONMENT = {"user": "MQSPEC_USER", "domain": "MQSPEC_DOMAIN", "password": "MQSPEC_PASSWORD",
                 "hash": "MQSPEC_HASH"}
@@ -92,12 +106,14 @@ def _options(url: str, query: str, table: dict) -> dict:
     options = {}
     for key, value in parse_qsl(query, keep_blank_values=True):
         if key not in table:
-            raise TargetError(f"unknown option {key!r} in {url!r}; known: {', '.join(sorted(table))}")
+            raise TargetError(f"unknown option {key!r} in {target_identity(url)!r}; known: {', '.join(sorted(table))}")
         name, kind = table[key]
         try:
             options[name] = kind(value)
         except ValueError:
-            raise TargetError(f"option {key!r} in {url!r} needs a {kind.__name__}, not {value!r}") from None
+            shown = "that" if "password" in key or "hash" in key else repr(value)   # a secret is never repeated
+            raise TargetError(f"option {key!r} in {target_identity(url)!r} needs a {kind.__name__}, "
+                              f"not {shown}") from None
     return options
 
 
@@ -110,10 +126,10 @@ def connect(url: str) -> Target:
         try:
             return InProcessTarget(**options)
         except ValueError as error:   # a readings= or variant= value that names nothing
-            raise TargetError(f"{url!r}: {error}") from None
+            raise TargetError(f"{target_identity(url)!r}: {error}") from None
     if scheme == "mqrr":
         return _connect_mqrr(url, parts)
-    raise TargetError(f"unknown target {url!r}: expected 'reference[?option=value&...]' or "
+    raise TargetError(f"unknown target {target_identity(url)!r}: expected 'reference[?option=value&...]' or "
                       f"'mqrr://host[:port][?option=value&...]'")
 
 
@@ -122,11 +138,11 @@ def _connect_mqrr(url: str, parts) -> Target:
     from .mqrr.connections import ConnectError, Credentials
     from .mqrr.control import ControlError
     if not parts.hostname:
-        raise TargetError(f"{url!r} names no host: write mqrr://host[:port]")
+        raise TargetError(f"{target_identity(url)!r} names no host: write mqrr://host[:port]")
     try:
         port = parts.port or 2103
     except ValueError:
-        raise TargetError(f"{url!r}: the port must be a number from 1 to 65535") from None
+        raise TargetError(f"{target_identity(url)!r}: the port must be a number from 1 to 65535") from None
     options = _options(url, parts.query, _MQRR_OPTIONS)
     for name, variable in _ENVIRONMENT.items():
         if name not in options and os.environ.get(variable):
@@ -136,8 +152,16 @@ def _connect_mqrr(url: str, parts) -> Target:
     credentials = Credentials(user=user, domain=options.get("domain", ""), password=options.get("password", ""),
                               lm_hash=lm_hash, nt_hash=nt_hash,
                               auth_level=options.get("auth", "PRIVACY" if user else "NONE").lower())
+    second = None
+    if options.get("second_user"):   # a second account: capability identities
+        if not user:
+            raise TargetError(f"{target_identity(url)!r}: second_user needs a first user (user=...)")
+        second_lm, _, second_nt = options.get("second_hash", "").rpartition(":")
+        second = Credentials(user=options["second_user"], domain=options.get("second_domain", credentials.domain),
+                             password=options.get("second_password", ""), lm_hash=second_lm, nt_hash=second_nt,
+                             auth_level=credentials.auth_level)
     try:
         return MqrrTarget(parts.hostname, port, credentials=credentials, ndr64=options.get("ndr64", False),
-                          connect_timeout=options.get("connect_timeout", 5.0))
+                          connect_timeout=options.get("connect_timeout", 5.0), second=second)
     except (ConnectError, ControlError) as error:
-        raise TargetError(f"{url}: {error}") from None
+        raise TargetError(f"{target_identity(url)}: {error}") from None

@@ -29,7 +29,8 @@ from mqspec.protocol.idl import DEFAULT_PORT
 from mqspec.protocol.queue_format import QueueFormat
 from mqspec.reference import (clock as _clock, enumerations as _enumerations, format_name as _format_name,
                        message as _message_module, packet as _packet, queue_manager as _queue_manager,
-                       readings as _readings, remote_read as _remote_read, sqlite_store as _sqlite_store)
+                       readings as _readings, remote_read as _remote_read, security as _security,
+                       sqlite_store as _sqlite_store)
 
 from .target import (
     CLIENT_ID,
@@ -47,7 +48,11 @@ from .target import (
 )
 
 _WHOLE = 0xFFFFFFFF  # a size limit no packet reaches: list_messages returns whole packets
-_CONFIGURABLE = {"pending_request_cleanup_ms": (1, 0xFFFFFFFF)}  # configure(): setting -> allowed range
+# configure(): setting -> allowed range (the fWorkgroup policy of D-82: 0 off, 1 on)
+_CONFIGURABLE = {"pending_request_cleanup_ms": (1, 0xFFFFFFFF), "workgroup_policy": (0, 1)}
+IDENTITIES = ("first", "second")   # the accounts an in-process client may call as (capability identities)
+_FIRST = object()                  # InProcessTarget's default caller: the first identity
+LEVELS = {"none": 1, "connect": 2, "integrity": 5, "privacy": 6}   # RPC authentication levels, by name
 DEFAULT_CLEANUP_MS = _remote_read.DEFAULT_CLEANUP_MS
 
 
@@ -55,10 +60,10 @@ class Implementation:
     """The modules of the queue manager being hosted: the reference's, or a variant's (strength/)."""
 
     def __init__(self, clock, enumerations, format_name, message, packet, queue_manager, readings, remote_read,
-                 sqlite_store) -> None:
+                 security, sqlite_store) -> None:
         self.clock, self.enumerations, self.format_name, self.message = clock, enumerations, format_name, message
         self.packet, self.queue_manager, self.readings = packet, queue_manager, readings
-        self.remote_read, self.sqlite_store = remote_read, sqlite_store
+        self.remote_read, self.security, self.sqlite_store = remote_read, security, sqlite_store
 
     @classmethod
     def of(cls, package) -> "Implementation":
@@ -66,11 +71,11 @@ class Implementation:
         import importlib
         return cls(*(importlib.import_module(f"{package.__name__}.{name}") for name in (
             "clock", "enumerations", "format_name", "message", "packet", "queue_manager", "readings", "remote_read",
-            "sqlite_store")))
+            "security", "sqlite_store")))
 
 
 REFERENCE = Implementation(_clock, _enumerations, _format_name, _message_module, _packet, _queue_manager,
-                           _readings, _remote_read, _sqlite_store)
+                           _readings, _remote_read, _security, _sqlite_store)
 
 
 class _Core:
@@ -133,13 +138,13 @@ class _Core:
 class InProcessTarget(Target):
     name = "reference"
     capabilities = frozenset({"virtual_time", "restart", "list_messages", "drop_connection", "reset",
-                              "null_references", "queue_manager_quota", "configure", "mqqb_peer"})
+                              "null_references", "queue_manager_quota", "configure", "mqqb_peer", "identities"})
 
-    def __init__(self, *, store_path: str | None = None, computer_name: str = "mqspec", seed: int = 0,
+    def __init__(self, *, store_path: str | None = None, computer_name: str = "mqspec", seed: int | None = 0,
                  queue_manager_quota: int | None = None, send_insecure_nacks: bool = False,
                  pending_request_cleanup_ms: int = DEFAULT_CLEANUP_MS, port: int = DEFAULT_PORT,
-                 synchronous: str = "NORMAL", readings: str = "", variant: str = "",
-                 _core: _Core | None = None) -> None:
+                 synchronous: str = "NORMAL", readings: str = "", variant: str = "", workgroup_policy: int = 0,
+                 _core: _Core | None = None, _caller=_FIRST) -> None:
         self.send_insecure_nacks = send_insecure_nacks
         self._owns_core = _core is None
         if _core is None:
@@ -151,10 +156,13 @@ class InProcessTarget(Target):
                            send_insecure_nacks=send_insecure_nacks, readings=impl.readings.Readings.parse(readings))
             try:
                 _core = _Core(impl, store_path, synchronous, options,
-                              dict(port=port, pending_request_cleanup_ms=pending_request_cleanup_ms))
+                              dict(port=port, pending_request_cleanup_ms=pending_request_cleanup_ms,
+                                   workgroup_policy=workgroup_policy))
             except sqlite3.Error as error:   # a folder that is not there, a file that is not a store, ...
                 raise ValueError(f"the store {store_path} cannot be used: {error}") from None
         self._core = _core
+        # who this client calls as: the first identity at packet privacy, unless as_identity() says otherwise
+        self._caller = _core.impl.security.Caller(IDENTITIES[0], 6) if _caller is _FIRST else _caller
         self._handles: set[bytes] = set()   # context handles this client opened and has not closed
         self._closed = False
         labels = [text for text in (str(_core.options["readings"]), variant) if text]
@@ -199,12 +207,46 @@ class InProcessTarget(Target):
 
     # -- clients ---------------------------------------------------------------------------
     def connection(self, *, ndr64: bool | None = None) -> "InProcessTarget":
-        return InProcessTarget(send_insecure_nacks=self.send_insecure_nacks, _core=self._core)
+        return InProcessTarget(send_insecure_nacks=self.send_insecure_nacks, _core=self._core, _caller=self._caller)
+
+    @property
+    def identities(self) -> tuple[str, ...]:
+        return IDENTITIES
+
+    def as_identity(self, name: str, auth_level: str = "privacy") -> "InProcessTarget":
+        if name not in IDENTITIES or auth_level not in LEVELS:
+            raise ValueError(f"an identity of {', '.join(IDENTITIES)} at {', '.join(LEVELS)}, not {name!r} at "
+                             f"{auth_level!r}")
+        caller = self._core.impl.security.Caller(name, LEVELS[auth_level])   # as the RPC runtime would pass it
+        return InProcessTarget(send_insecure_nacks=self.send_insecure_nacks, _core=self._core, _caller=caller)
+
+    def calling_as(self, caller: tuple[str | None, int] | None) -> "InProcessTarget":
+        """This queue manager as a caller on the wire sees it (mqspec serve): (account or None for Anonymous Logon,
+        RPC authentication level) from the RPC security context, or None on a server that authenticates nobody,
+        which then checks no access list."""
+        who = None if caller is None else self._core.impl.security.Caller(*caller)
+        return InProcessTarget(send_insecure_nacks=self.send_insecure_nacks, _core=self._core, _caller=who)
 
     def rundown(self, ph_context: bytes) -> int:
         """MS-MQRR 3.1.6.1 / 3.1.6.2 for one context handle, as the RPC runtime would raise it."""
         self._handles.discard(ph_context)
         return self._call(self.server.rundown, ph_context)
+
+    def transaction_exists(self, uow: bytes) -> bool:
+        """Whether the queue manager still has a transaction of this XACTUOW (the wire's D-79 bookkeeping)."""
+        return self._call(lambda: uow in self.qm.transaction_collection)
+
+    def release_unused_transaction(self, uow: bytes) -> bool:
+        """D-79: forget an enlisted transaction that no operation has used (its association ran down, or it idled
+        past the server's enlistment time-out), by the Transaction Abort event, which for an empty transaction
+        only removes it; one with operations, or prepared, stays for its coordinator.  True if released."""
+        def release():
+            transaction = self.qm.transaction_collection.get(uow)
+            if transaction is None or transaction.transactional_operation_collection or transaction.prepared:
+                return False
+            self.qm.transaction_abort(uow)
+            return True
+        return self._call(release)
 
     def drop(self) -> None:
         for handle in list(self._handles):
@@ -221,7 +263,7 @@ class InProcessTarget(Target):
     def open_queue(self, p_queue_format, dw_access, dw_share_mode, p_client_id=CLIENT_ID,
                    f_non_routing_server=1, major=6, minor=0, build_number=0, f_workgroup=0) -> OpenQueueOut:
         result = self._call(self.server.r_open_queue, p_queue_format, dw_access, dw_share_mode, p_client_id,
-                            f_non_routing_server, major, minor, build_number, f_workgroup)
+                            f_non_routing_server, major, minor, build_number, f_workgroup, self._caller)
         if result.hresult == HRESULT.MQ_OK:
             self._handles.add(result.pph_context)
         return OpenQueueOut(result.hresult, result.pph_context)
@@ -230,7 +272,8 @@ class InProcessTarget(Target):
                             p_client_id=CLIENT_ID, f_non_routing_server=1, major=6,
                             minor=0, build_number=0, f_workgroup=0) -> OpenQueueForMoveOut:
         result = self._call(self.server.r_open_queue_for_move, p_queue_format, dw_access, dw_share_mode,
-                            p_client_id, f_non_routing_server, major, minor, build_number, f_workgroup)
+                            p_client_id, f_non_routing_server, major, minor, build_number, f_workgroup,
+                            self._caller)
         if result.hresult == HRESULT.MQ_OK:
             self._handles.add(result.pph_context)
         return OpenQueueForMoveOut(result.hresult, result.p_move_context, result.pph_context)
@@ -284,9 +327,12 @@ class InProcessTarget(Target):
 
     # -- set-up ----------------------------------------------------------------------------
     def create_queue(self, pathname: str, *, transactional: bool = False, quota: int = INFINITE,
-                     journaling: bool = False, label: str = "") -> CreateQueueOut:
+                     journaling: bool = False, label: str = "", security: dict | None = None) -> CreateQueueOut:
+        descriptor = self._core.impl.security.QueueSecurity.from_plain(security)   # ValueError: malformed
+
         def create():
-            attributes = dict(transactional=transactional, quota=quota, journaling=journaling, label=label)
+            attributes = dict(transactional=transactional, quota=quota, journaling=journaling, label=label,
+                              security=descriptor)
             status, queue = self.qm.create_queue(pathname, **attributes)
             if status != HRESULT.MQ_OK:
                 return CreateQueueOut(status)

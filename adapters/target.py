@@ -44,6 +44,9 @@ CAPABILITIES = {
                      "ports of its sequence (MS-MQRR 3.1.4.1), and this client follows it to the port it then serves",
     "mqqb_peer": "mqqb_connect() opens a transport connection to the queue manager's MS-MQQB port, on which the suite "
                  "plays another queue manager (MS-MQQB 2.1.1, 3.1.5.10; adapters/mqqb_connection.py)",
+    "identities": "as_identity(name, level) is a client that calls as another of the target's identities, at an RPC "
+                  "authentication level (over DCE/RPC: the credentials of a second account); create_queue takes an "
+                  "owner and an access list naming them",
 }
 
 
@@ -251,7 +254,9 @@ class Target(ABC):
     # -- set-up ------------------------------------------------------------------------------
     @abstractmethod
     def create_queue(self, pathname: str, *, transactional: bool = False, quota: int = INFINITE,
-                     journaling: bool = False, label: str = "") -> CreateQueueOut: ...
+                     journaling: bool = False, label: str = "", security: dict | None = None) -> CreateQueueOut:
+        """A new queue; `security` (capability identities) is its owner and access list, {"owner": name,
+        "dacl": [[allow|deny, trustee, rights], ...]} (trustees: identities, Everyone, Anonymous Logon)."""
 
     @abstractmethod
     def delete_queue(self, format_name: str) -> int: ...
@@ -282,6 +287,16 @@ class Target(ABC):
         transfer syntax it binds with (None: this client's)."""
 
     # -- capabilities ------------------------------------------------------------------------
+    @property
+    def identities(self) -> tuple[str, ...]:
+        """The names this target can call as (capability identities): this client's first."""
+        return ()
+
+    def as_identity(self, name: str, auth_level: str = "privacy") -> "Target":
+        """A client of the same queue manager calling as identity `name`, authenticated at `auth_level` (connect,
+        integrity or privacy), with a connection of its own (identities)."""
+        raise TargetCapabilityError(self.name, "identities")
+
     def elapse(self, ms: int) -> None:
         """Let `ms` milliseconds pass on the target's clock; due timers fire (virtual_time)."""
         raise TargetCapabilityError(self.name, "virtual_time")

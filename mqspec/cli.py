@@ -30,6 +30,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
+from .identity import target_identity
 from .parts import part
 
 TEST_TIMEOUT = 600   # seconds a scenario may take: one that hangs fails instead of stalling the run
@@ -100,7 +101,20 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--store", metavar="PATH", help="SQLite store of the reference (default: in memory)")
     serve.add_argument("--target", metavar="URL", help="the in-process target to serve (default: reference)")
     serve.add_argument("--allow-remote", action="store_true",
-                       help="allow an address other than loopback (the server has no authentication)")
+                       help="allow an address other than loopback (needs --users: no unauthenticated server off "
+                            "loopback)")
+    serve.add_argument("--users", metavar="FILE",
+                       help="accounts that may authenticate (NTLM, SPNEGO): one a line, name:password or "
+                            "name::NTHASH (32 hex digits); # starts a comment")
+    serve.add_argument("--auth-level", default=None, choices=("none", "connect", "integrity", "privacy"),
+                       help="the lowest authentication level a call may come at (default: none, or connect with "
+                            "--users); calls below it are refused with access denied (5)")
+    serve.add_argument("--workgroup-policy", action="store_true",
+                       help="MS-MQRR 3.1.4.2's fWorkgroup rule as Windows takes it (D-82): a client that says it is "
+                            "in a domain must open queues at packet privacy, one in a workgroup at any level")
+    serve.add_argument("--idle-timeout", type=float, default=300.0, metavar="SECONDS",
+                       help="close a connection idle this long whose association owns no context handle "
+                            "(default 300)")
     from mqspec.strength.command import DESCRIPTION as STRENGTH_DESCRIPTION, add_arguments as strength_arguments
     strength_arguments(commands.add_parser("strength", help="run the suite against wrong queue managers (issue 9)",
                                            description=STRENGTH_DESCRIPTION,
@@ -204,7 +218,8 @@ def _certify(args) -> int:
     # the machines' example database (failing examples are replayed first next time) beside the runs, not in the
     # directory the user runs in
     set_hypothesis_home_dir(results.parent / ".hypothesis")
-    status = _run_pytest(pytest_args, log, args.tracebacks, f"certifying {', '.join(targets)}")
+    shown = ", ".join(target_identity(url) for url in targets)
+    status = _run_pytest(pytest_args, log, args.tracebacks, f"certifying {shown}")
     if status == pytest.ExitCode.NO_TESTS_COLLECTED:
         print("mqspec: no scenario matched the selection; nothing was certified", file=sys.stderr)
         return 1
@@ -410,9 +425,30 @@ def _serve(args) -> int:
     except ValueError:
         loopback = args.host == "localhost"
     if not loopback and not args.allow_remote:
-        raise UsageError(f"--host {args.host} is not a loopback address; the server has no authentication, "
-                         "so add --allow-remote if you mean it")
+        raise UsageError(f"--host {args.host} is not a loopback address: add --allow-remote and --users if you "
+                         "mean it")
+    if args.allow_remote and not args.users:
+        raise UsageError("--allow-remote needs --users: no unauthenticated server off loopback")
+    if args.auth_level not in (None, "none") and not args.users:
+        raise UsageError(f"--auth-level {args.auth_level} needs --users (the accounts to authenticate)")
+    if args.idle_timeout <= 0:
+        raise UsageError(f"--idle-timeout {args.idle_timeout:g}: give a number of seconds above 0")
+    users = None
+    if args.users:
+        from mqspec.adapters.mqrr.dcerpc_auth import Users
+        try:
+            users = Users.from_file(args.users)
+        except OSError as error:
+            raise UsageError(f"--users {args.users}: cannot read it ({error.strerror or error})") from None
+        except (ValueError, UnicodeDecodeError) as error:
+            raise UsageError(f"--users {error}") from None
+    level = {"none": 1, "connect": 2, "integrity": 5, "privacy": 6}[args.auth_level or ("connect" if users else
+                                                                                       "none")]
     url = args.target or ("reference?store=" + args.store if args.store else "reference")
+    if "seed=" not in url:   # handles and cursor numbers nobody can foresee, unless a seed is asked for
+        url += ("&" if "?" in url else "?") + "seed=random"
+    if args.workgroup_policy:
+        url += "&workgroup_policy=1"
     try:
         target = connect(url)
     except TargetError as error:
@@ -420,17 +456,17 @@ def _serve(args) -> int:
     if not hasattr(target, "rundown"):
         target.close()
         raise UsageError(f"--target {url}: only an in-process target can be served")
-    if not loopback:
-        print(f"mqspec: WARNING: serving on {args.host} without authentication: anyone who can reach it can "
-              "read and purge its queues", file=sys.stderr)
     try:
         served = serve(target, args.host, args.port, log=lambda line: print(f"mqspec: {line}", file=sys.stderr,
-                                                                            flush=True))
+                                                                            flush=True),
+                       users=users, auth_level=level, idle_timeout=args.idle_timeout)
     except OSError as error:
         target.close()
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}") from None
-    print(f"mqspec: serving {url} over MS-MQRR on {args.host}:{served.port} (Ctrl-C stops)", file=sys.stderr,
-          flush=True)
+    how = (f"{len(users.accounts)} account(s), calls at {args.auth_level or 'connect'} or above" if users else
+           "no authentication")
+    print(f"mqspec: serving {url} over MS-MQRR on {args.host}:{served.port}, {how} (Ctrl-C stops)",
+          file=sys.stderr, flush=True)
     try:
         served.server.serve_forever()
     except KeyboardInterrupt:

@@ -40,6 +40,7 @@ import pytest
 
 from .catalogue import LEVELS, CatalogueError, load_catalogue
 from .coverage import scenario_clauses
+from .identity import target_identity
 from .parts import SUITE_FILES, SUITE_PARTS, part
 
 # The step vocabulary: every scenario's steps are defined in these modules (tests/test_step_vocabulary.py).
@@ -69,6 +70,7 @@ pytest_plugins = [
     "mqspec.steps.receive_output_steps",
     "mqspec.steps.transaction_count_steps",
     "mqspec.steps.private_number_steps",
+    "mqspec.steps.identity_steps",
 ]
 
 RESULTS_KEY = pytest.StashKey[dict]()
@@ -128,7 +130,8 @@ def pytest_configure(config):
     os.environ["MQSPEC_RUN_ID"] = run_id
     config.stash[RESULTS_KEY] = {"run_id": run_id, "results": results, "saved_environment": saved,
                                  "started": _dt.datetime.now(_dt.timezone.utc).isoformat(),
-                                 "targets": config.getoption("target") or ["reference"],
+                                 "targets": [target_identity(url) for url in config.getoption("target")] or
+                                            ["reference"],   # without secrets: run.json is shared
                                  "waivers": waivers, "demanded": demanded, "profile": {}}
     config.pluginmanager.register(ProfileCollector(config.stash[RESULTS_KEY]["profile"]))
 
@@ -171,9 +174,9 @@ def check_shared_targets(targets, workers: int) -> None:
     resets or restarts it, which would pull the scene from under a scenario of another worker."""
     shared = [url for url in targets if not url.startswith("reference")]
     if workers > 1 and shared:
-        raise SelectionError(f"--target {shared[0]}: {workers} pytest-xdist workers would share that server's one "
-                             "queue manager and reset it under each other's scenarios; certify a live server with "
-                             "one worker (-n 0)")
+        raise SelectionError(f"--target {target_identity(shared[0])}: {workers} pytest-xdist workers would share "
+                             "that server's one queue manager and reset it under each other's scenarios; certify a "
+                             "live server with one worker (-n 0)")
 
 
 def make_results_directory(results: Path) -> None:
@@ -298,7 +301,7 @@ def pytest_collection_modifyitems(session, config, items):
             item.user_properties.append(("decision", mark.args[0]))
         target = getattr(item, "callspec", None) and item.callspec.params.get("target_url")
         if target:
-            item.user_properties.append(("target", target))
+            item.user_properties.append(("target", target_identity(target)))   # junit.xml carries no secret
         reason = _waiver_reason(clauses, catalogue, state["waivers"] if state else None)
         if reason:
             item.add_marker(pytest.mark.skip(reason=f"waived: {reason}"))

@@ -2,7 +2,8 @@
 
 Sources: [MS-MQRR] 2.2 and 3.1.4 (access, share mode, ulAction, dwAck,
 SectionType), [MS-MQMQ] 2.2.18.1.6 (message classes), 2.2.19.3 (acknowledgment
-flags), 2.2.7 (QUEUE_FORMAT types and suffixes).  ADM enumerations that never
+flags), 2.2.7 (QUEUE_FORMAT types and suffixes), 2.2.24 (queue access rights);
+[MS-RPCE] 2.2.1.1.8 (authentication levels).  ADM enumerations that never
 travel on the wire belong to the reference (reference/enumerations.py).
 """
 
@@ -17,6 +18,36 @@ class Access(IntFlag):
     SEND_ACCESS = 0x00000002
     MQ_MOVE_ACCESS = 0x00000004
     PEEK_ACCESS = 0x00000020
+
+
+class QueueRights(IntFlag):
+    """MQQUEUEACCESSMASK: the rights an ACE of a queue's security descriptor grants (MS-MQMQ 2.2.24)."""
+    MQSEC_DELETE_MESSAGE = 0x00000001
+    MQSEC_PEEK_MESSAGE = 0x00000002
+    MQSEC_WRITE_MESSAGE = 0x00000004
+    MQSEC_DELETE_JOURNAL_MESSAGE = 0x00000008
+    MQSEC_SET_QUEUE_PROPERTIES = 0x00000010
+    MQSEC_GET_QUEUE_PROPERTIES = 0x00000020
+    MQSEC_DELETE_QUEUE = 0x00010000
+    MQSEC_GET_QUEUE_PERMISSIONS = 0x00020000
+    MQSEC_CHANGE_QUEUE_PERMISSIONS = 0x00040000
+    MQSEC_TAKE_QUEUE_OWNERSHIP = 0x00080000
+    MQSEC_RECEIVE_MESSAGE = 0x00000003            # DELETE | PEEK
+    MQSEC_RECEIVE_JOURNAL_MESSAGE = 0x0000000A    # DELETE_JOURNAL | PEEK
+    MQSEC_QUEUE_GENERIC_READ = 0x0002002B
+    MQSEC_QUEUE_GENERIC_WRITE = 0x00020024
+    MQSEC_QUEUE_GENERIC_ALL = 0x000F003F
+
+
+class AuthnLevel(IntEnum):
+    """RPC authentication levels (MS-RPCE 2.2.1.1.8), as MS-MQRR 3.1.4.2's fWorkgroup rule names them."""
+    RPC_C_AUTHN_LEVEL_DEFAULT = 0
+    RPC_C_AUTHN_LEVEL_NONE = 1
+    RPC_C_AUTHN_LEVEL_CONNECT = 2
+    RPC_C_AUTHN_LEVEL_CALL = 3
+    RPC_C_AUTHN_LEVEL_PKT = 4
+    RPC_C_AUTHN_LEVEL_PKT_INTEGRITY = 5
+    RPC_C_AUTHN_LEVEL_PKT_PRIVACY = 6
 
 
 class ShareMode(IntEnum):

@@ -22,6 +22,7 @@ from .enumerations import (
     QueueType,
 )
 from .position_list import MessagePositionList
+from .security import DEFAULT, QueueSecurity
 
 
 class Queue:
@@ -30,7 +31,7 @@ class Queue:
         "authentication", "privacy_level", "transactional", "base_priority", "create_time",
         "modify_time", "private_queue_number", "queue_type", "total_bytes",
         "message_position_list", "open_queue_descriptor_collection", "journal_queue_reference",
-        "subqueue_collection", "parent", "subqueue_name", "deleted", "is_journal", "key",
+        "subqueue_collection", "parent", "subqueue_name", "deleted", "is_journal", "key", "security",
     )
 
     def __init__(self, pathname: str, *, identifier: bytes, queue_type: QueueType,
@@ -38,7 +39,7 @@ class Queue:
                  journal_quota: int = INFINITE, authentication: bool = False,
                  privacy_level: QueuePrivacyLevel = QueuePrivacyLevel.Optional,
                  transactional: bool = False, base_priority: int = 0,
-                 create_time: int = 0, private_queue_number: int = 0) -> None:
+                 create_time: int = 0, private_queue_number: int = 0, security: QueueSecurity = DEFAULT) -> None:
         # MS-MQDMPR:3.1.7.1.33:01 the keyword defaults are the Set Queue Defaults values
         self.identifier = identifier
         self.pathname = pathname
@@ -55,6 +56,7 @@ class Queue:
         self.modify_time = create_time
         self.private_queue_number = private_queue_number
         self.queue_type = queue_type
+        self.security = security  # MS-MQDMPR:3.1.1.2:08 owner and access list; 3.1.7.1.3.1's default
         # MS-MQDMPR:3.1.7.1.3:03 a new queue is empty
         self.total_bytes = 0
         self.message_position_list = MessagePositionList()

@@ -48,6 +48,7 @@ from .enumerations import (
 from .message import Message
 from .packet import packet_size
 from .position_list import MessagePosition
+from .security import QueueSecurity
 
 SEQUENCE_BLOCK = 4096
 LOCKED = MessagePositionState.Locked
@@ -106,6 +107,7 @@ def queue_attributes(queue, parent_key: str | None) -> dict:
     attributes = {name: getattr(queue, name) for name in _QUEUE_FIELDS}
     attributes.update(identifier=queue.identifier.hex(), queue_type=queue.queue_type.value,
                       privacy_level=queue.privacy_level.value, parent=parent_key,
+                      security=queue.security.plain(),   # MS-MQDMPR:3.1.1.2:09 a Persistent attribute
                       subqueue_name=queue.subqueue_name,
                       journal_identifier=queue.journal_queue_reference.identifier.hex()
                       if queue.journal_queue_reference else None)
@@ -221,6 +223,7 @@ class Persistence:
         queue = Queue(attributes["pathname"], identifier=bytes.fromhex(attributes["identifier"]),
                       queue_type=QueueType(attributes["queue_type"]),
                       privacy_level=QueuePrivacyLevel(attributes["privacy_level"]),
+                      security=QueueSecurity.from_plain(attributes.get("security")),
                       **{name: attributes[name] for name in _QUEUE_FIELDS if name != "pathname"})
         if parent is not None:
             queue.parent, queue.subqueue_name = parent, attributes["subqueue_name"]

@@ -64,13 +64,14 @@ class EnqueueStatus:
 
 
 class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, AcknowledgmentEvents, ArrivalEvents):
-    def __init__(self, clock: Clock, *, computer_name: str = "mqspec", seed: int = 0,
+    def __init__(self, clock: Clock, *, computer_name: str = "mqspec", seed: int | None = 0,
                  queue_manager_quota: int | None = None,
                  send_insecure_nacks: bool = False, addresses: tuple[str, ...] = ("127.0.0.1",),
                  snapshot: Snapshot | None = None, readings: Readings | None = None) -> None:
         self.clock = clock
         self.readings = readings or Readings()  # the reading of each open decision (spec/decisions.md)
-        self.random = random.Random(seed)
+        # identifiers, handles and cursor numbers: repeatable from a seed, or (seed None) unpredictable
+        self.random = random.Random(seed) if seed is not None else random.SystemRandom()
         self.timers = TimerQueue()
         self.persistence = Persistence()
         self.identifier = snapshot.identifier if snapshot else self.new_guid()

@@ -33,7 +33,7 @@ OPEN_DECISIONS: dict[str, tuple[str, ...]] = {
     "D-66": ("released", "stays-locked"), "D-67": ("single", "mqf-header"),
     "D-68": ("refuse+nack", "refuse-only"), "D-69": ("as-started", "refuse", "literal"),
     "D-73": ("deny-receive", "refuse-unknown"), "D-74": ("not-available", "literal"),
-    "D-76": ("same-session", "new-session"),
+    "D-76": ("same-session", "new-session"), "D-80": ("access-denied", "queue-not-found"),
 }
 
 

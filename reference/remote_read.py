@@ -22,15 +22,25 @@ from __future__ import annotations
 import ipaddress
 from dataclasses import dataclass
 
-from mqspec.protocol.constants import Access, Ack, Action, MessageClass, QueueFormatType as T, ShareMode
-from mqspec.protocol.hresult import HRESULT
+from mqspec.protocol.constants import (
+    Access,
+    Ack,
+    Action,
+    AuthnLevel,
+    MessageClass,
+    QueueFormatType as T,
+    QueueRights,
+    ShareMode,
+)
+from mqspec.protocol.hresult import HRESULT, RpcStatus
 
 from .adm import OpenQueueDescriptor
-from .enumerations import MessagePositionState, QueueAccessType, QueueShareMode
+from .enumerations import MessagePositionState, QueueAccessType, QueueShareMode, QueueType
 from .format_name import FormatNameError, parse_format_name
 from .packet import PacketContext, build_packet
 from .packet_sections import packet_sections
 from .queue_format import QueueFormat, to_format_name
+from .security import Caller, granted
 from .remote_read_rules import (
     LOOKUP_SEEK,
     PEEK_ACTIONS,
@@ -43,6 +53,7 @@ from .remote_read_rules import (
 DEFAULT_PORT = 2103  # MS-MQRR:3.1.4.1:01
 DEFAULT_CLEANUP_MS = 5 * 60 * 1000  # MS-MQRR:3.1.2.2:02 Windows' default
 NULL_HANDLE = bytes(20)
+RPC_S_ACCESS_DENIED = RpcStatus.RPC_S_ACCESS_DENIED  # what an RPC runtime refuses a call below its level with
 _OPEN_TYPES = {T.QUEUE_FORMAT_TYPE_PUBLIC, T.QUEUE_FORMAT_TYPE_PRIVATE, T.QUEUE_FORMAT_TYPE_DIRECT,
                T.QUEUE_FORMAT_TYPE_MACHINE, T.QUEUE_FORMAT_TYPE_SUBQUEUE}
 
@@ -56,10 +67,11 @@ class OpenQueueResult:
 
 class RemoteReadServer:
     def __init__(self, queue_manager, *, port: int = DEFAULT_PORT,
-                 pending_request_cleanup_ms: int = DEFAULT_CLEANUP_MS) -> None:
+                 pending_request_cleanup_ms: int = DEFAULT_CLEANUP_MS, workgroup_policy: int = 0) -> None:
         self.qm = queue_manager
         self.port = port
         self.pending_request_cleanup_ms = pending_request_cleanup_ms
+        self.workgroup_policy = workgroup_policy   # D-82: the level a caller needs follows its fWorkgroup
         self.context_handles: dict[bytes, OpenQueueDescriptor] = {}
         self.move_contexts: dict[int, bytes] = {}
         self.pending_request_table: dict[tuple[int, bytes], PendingRequestEntry] = {}
@@ -78,7 +90,10 @@ class RemoteReadServer:
 
     def r_open_queue(self, p_queue_format: QueueFormat | None, dw_access: int, dw_share_mode: int,
                      p_client_id: bytes | None, f_non_routing_server: int = 1, major: int = 6,
-                     minor: int = 0, build_number: int = 0, f_workgroup: int = 0) -> OpenQueueResult:
+                     minor: int = 0, build_number: int = 0, f_workgroup: int = 0,
+                     caller: Caller | None = None) -> OpenQueueResult:
+        if self._below_level(caller, f_workgroup):
+            return OpenQueueResult(RPC_S_ACCESS_DENIED)  # MS-MQRR:3.1.4.2:09 D-82 too weak for its fWorkgroup
         if self.qm.readings["D-42"] == "refuse-unknown" and dw_access not in (Access.RECEIVE_ACCESS,
                                                                                Access.PEEK_ACCESS):
             return OpenQueueResult(HRESULT.MQ_ERROR_INVALID_PARAMETER)  # D-42 refuse-unknown: not in the table
@@ -87,21 +102,40 @@ class RemoteReadServer:
             return OpenQueueResult(HRESULT.MQ_ERROR_INVALID_PARAMETER)  # D-73 refuse-unknown: not a listed value
         # MS-MQRR:3.1.4.2:14 RECEIVE_ACCESS gives ReceiveAccess, anything else PeekAccess (D-42 any-is-peek)
         access = QueueAccessType.ReceiveAccess if dw_access == Access.RECEIVE_ACCESS else QueueAccessType.PeekAccess
-        return self._open(p_queue_format, access, dw_share_mode, p_client_id, move=False)
+        return self._open(p_queue_format, access, dw_share_mode, p_client_id, move=False, caller=caller)
 
     def r_open_queue_for_move(self, p_queue_format: QueueFormat | None, dw_access: int, dw_share_mode: int,
                               p_client_id: bytes | None, f_non_routing_server: int = 1, major: int = 6,
-                              minor: int = 0, build_number: int = 0, f_workgroup: int = 0) -> OpenQueueResult:
+                              minor: int = 0, build_number: int = 0, f_workgroup: int = 0,
+                              caller: Caller | None = None) -> OpenQueueResult:
+        if self._below_level(caller, f_workgroup):
+            return OpenQueueResult(RPC_S_ACCESS_DENIED)  # MS-MQRR:3.1.4.11:07 D-82
         # MS-MQRR:3.1.4.11:10 always MoveAccess, whatever dwAccess says
-        return self._open(p_queue_format, QueueAccessType.MoveAccess, dw_share_mode, p_client_id, move=True)
+        return self._open(p_queue_format, QueueAccessType.MoveAccess, dw_share_mode, p_client_id, move=True,
+                          caller=caller)
 
-    def _open(self, p_queue_format, access, dw_share_mode, p_client_id, move: bool) -> OpenQueueResult:
+    def _below_level(self, caller: Caller | None, f_workgroup: int) -> bool:
+        """D-82 (Windows' rule of MS-MQRR <19>): with the policy on, a client that says it is in a domain needs
+        packet privacy; one in a workgroup (fWorkgroup TRUE) may come unauthenticated."""
+        if not self.workgroup_policy or caller is None:
+            return False
+        needed = AuthnLevel.RPC_C_AUTHN_LEVEL_NONE if f_workgroup == 1 else AuthnLevel.RPC_C_AUTHN_LEVEL_PKT_PRIVACY
+        return caller.auth_level < needed
+
+    def _open(self, p_queue_format, access, dw_share_mode, p_client_id, move: bool,
+              caller: Caller | None = None) -> OpenQueueResult:
         name = self._format_name(p_queue_format, p_client_id)
         if name is None:
             return OpenQueueResult(HRESULT.MQ_ERROR_INVALID_PARAMETER)  # MS-MQRR:3.1.4.2:12
         format_name = name.text
-        if self.qm.resolve_format_name(name) is None:
+        queue = self.qm.resolve_format_name(name)
+        if queue is None:
             return OpenQueueResult(HRESULT.MQ_ERROR_QUEUE_NOT_FOUND)  # MS-MQRR:3.1.4.2:13
+        if caller is not None and not self._admits(queue, access, caller):
+            # MS-MQRR:2.1:03 the caller's identity checked (D-81), before Open Queue and its sharing rules
+            if self.qm.readings["D-80"] == "queue-not-found":
+                return OpenQueueResult(HRESULT.MQ_ERROR_QUEUE_NOT_FOUND)  # D-80 queue-not-found
+            return OpenQueueResult(HRESULT.MQ_ERROR_ACCESS_DENIED)  # D-80 access-denied
         # MS-MQRR:3.1.4.2:14 MQ_DENY_NONE shares, any other value denies receivers (D-73 deny-receive)
         share = QueueShareMode.DenyNone if dw_share_mode == ShareMode.MQ_DENY_NONE else QueueShareMode.DenyReceive
         status, descriptor = self.qm.open_queue(format_name, access, share)
@@ -119,6 +153,21 @@ class RemoteReadServer:
             move_context = self.qm.random.getrandbits(64)
         self.move_contexts[move_context] = handle
         return OpenQueueResult(HRESULT.MQ_OK, handle, move_context)
+
+    def _admits(self, queue, access: QueueAccessType, caller: Caller) -> bool:
+        """D-81: the rights each access needs, judged by the family's access list (a journal or a subqueue by its
+        queue's); the machine queues are open to every caller."""
+        if queue.queue_type is QueueType.System:
+            return True  # D-81 the queue manager's own queues: world-readable
+        journal = queue.is_journal
+        family = queue.parent or (self.qm.queue_collection.get(queue.key[:-len(";journal")]) if journal else queue)
+        if access is QueueAccessType.PeekAccess:
+            wanted = QueueRights.MQSEC_PEEK_MESSAGE
+        elif journal:
+            wanted = QueueRights.MQSEC_RECEIVE_JOURNAL_MESSAGE  # MS-MQMQ 2.2.24: DELETE_JOURNAL | PEEK
+        else:
+            wanted = QueueRights.MQSEC_RECEIVE_MESSAGE  # receive, and the move (D-81): DELETE | PEEK
+        return family is None or granted(family.security, caller, int(wanted))
 
     @staticmethod
     def _format_name(p_queue_format, p_client_id):

@@ -24,10 +24,11 @@ from pathlib import Path
 
 from pyspark.sql import DataFrame, SparkSession, functions as F
 
+from mqspec.identity import target_identity
+
 from . import schemas
 from .cucumber import read_cucumber
 from .errors import InputError
-from .identity import target_identity
 from .inputs import Run
 from .junit import read_junit
 

@@ -21,8 +21,9 @@ from __future__ import annotations
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
+from mqspec.identity import target_identity
+
 from .errors import InputError
-from .identity import target_identity
 
 MESSAGE_LIMIT = 2_000
 DETAIL_LIMIT = 20_000

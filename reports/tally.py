@@ -15,9 +15,9 @@ import re
 from pathlib import Path
 
 from mqspec.catalogue import Catalogue
+from mqspec.identity import target_identity
 
 from .errors import InputError
-from .identity import target_identity
 from .junit import read_junit
 from .suite import scenario_rows
 

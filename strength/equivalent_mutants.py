@@ -327,23 +327,23 @@ _ENTRIES += (   # reference/adm.py
      ("Queue.base_priority is read by no rule: the store writes it and restores it as it was, and no Target "
       "call sets or reports it")),
     ("reference/adm.py", "core/NumberReplacer",
-     "create_time: int = 0, private_queue_number: int = 0) -> None:",
-     "create_time: int = 1, private_queue_number: int = 0) -> None:",
+     "create_time: int = 0, private_queue_number: int = 0, security: QueueSecurity = DEFAULT) -> None:",
+     "create_time: int = 1, private_queue_number: int = 0, security: QueueSecurity = DEFAULT) -> None:",
      ("every Queue(...) passes create_time (create_queue, _system_queue, the journal, the store's restore): the "
       "default is never used")),
     ("reference/adm.py", "core/NumberReplacer",
-     "create_time: int = 0, private_queue_number: int = 0) -> None:",
-     "create_time: int = -1, private_queue_number: int = 0) -> None:",
+     "create_time: int = 0, private_queue_number: int = 0, security: QueueSecurity = DEFAULT) -> None:",
+     "create_time: int = -1, private_queue_number: int = 0, security: QueueSecurity = DEFAULT) -> None:",
      ("every Queue(...) passes create_time (create_queue, _system_queue, the journal, the store's restore): the "
       "default is never used")),
     ("reference/adm.py", "core/NumberReplacer",
-     "create_time: int = 0, private_queue_number: int = 0) -> None:",
-     "create_time: int = 0, private_queue_number: int = 1) -> None:",
+     "create_time: int = 0, private_queue_number: int = 0, security: QueueSecurity = DEFAULT) -> None:",
+     "create_time: int = 0, private_queue_number: int = 1, security: QueueSecurity = DEFAULT) -> None:",
      ("the default reaches only system and journal queues, whose number nothing reads: queue_format_name serves "
       "create_queue's new queue, and PRIVATE= names are resolved over QueueCollection, which holds neither")),
     ("reference/adm.py", "core/NumberReplacer",
-     "create_time: int = 0, private_queue_number: int = 0) -> None:",
-     "create_time: int = 0, private_queue_number: int = -1) -> None:",
+     "create_time: int = 0, private_queue_number: int = 0, security: QueueSecurity = DEFAULT) -> None:",
+     "create_time: int = 0, private_queue_number: int = -1, security: QueueSecurity = DEFAULT) -> None:",
      ("the default reaches only system and journal queues, whose number nothing reads: queue_format_name serves "
       "create_queue's new queue, and PRIVATE= names are resolved over QueueCollection, which holds neither")),
     ("reference/adm.py", "*", "self.type = bytes(16)", "*",
@@ -856,8 +856,8 @@ _ENTRIES += (   # reference/queue_manager.py
      ("nothing reads or sets QueueManager.journal_quota (the reference and its adapter use the system journal "
       "queue's quota directly): without the setter the name is a plain method that nobody calls either")),
     ("reference/queue_manager.py", "core/ReplaceBinaryOperator_Mul_Div",
-     'def __init__(self, clock: Clock, *, computer_name: str = "mqspec", seed: int = 0,',
-     'def __init__(self, clock: Clock, /, computer_name: str = "mqspec", seed: int = 0,',
+     'def __init__(self, clock: Clock, *, computer_name: str = "mqspec", seed: int | None = 0,',
+     'def __init__(self, clock: Clock, /, computer_name: str = "mqspec", seed: int | None = 0,',
      ("the keyword-only marker becomes a positional-only one: the QueueManager's only constructor call "
       "(adapters/in_process.py _Core) passes the clock by position and every other argument by keyword")),
     ("reference/queue_manager.py", "core/ReplaceAndWithOr", "if value and value not in taken:",
@@ -870,7 +870,7 @@ _ENTRIES += (   # reference/queue_manager.py
      ('a computer name starts with a letter or a digit, which sort after "." in ASCII, so > "." holds for every '
       'computer name as != "." does, and both fail for "." itself')),
     *(("reference/queue_manager.py", "core/NumberReplacer",
-       'def __init__(self, clock: Clock, *, computer_name: str = "mqspec", seed: int = 0,',
+       'def __init__(self, clock: Clock, *, computer_name: str = "mqspec", seed: int | None = 0,',
        f'def __init__(self, clock: Clock, *, computer_name: str = "mqspec", seed: int = {seed},', _QM_DEFAULTS)
       for seed in ("1", "-1")),
     ("reference/queue_manager.py", "core/ReplaceFalseWithTrue",
@@ -1363,8 +1363,8 @@ _ENTRIES += (   # reference/remote_read.py
           "with MQ_ERROR_INVALID_HANDLE exactly like a value never issued, and it goes when the handle closes; the "
           "extra random draw only changes which random values later contexts get"),
          (("core/ReplaceFalseWithTrue",
-           "return self._open(p_queue_format, access, dw_share_mode, p_client_id, move=False)",
-           "return self._open(p_queue_format, access, dw_share_mode, p_client_id, move=True)"),)),
+           "return self._open(p_queue_format, access, dw_share_mode, p_client_id, move=False, caller=caller)",
+           "return self._open(p_queue_format, access, dw_share_mode, p_client_id, move=True, caller=caller)"),)),
         (("dwShareMode is a DWORD (no Target passes a negative value; NDR cannot carry one), so dwShareMode <= "
           "MQ_DENY_NONE (0) holds exactly when it equals 0"),
          (("core/ReplaceComparisonOperator_Eq_LtE",
@@ -1608,11 +1608,12 @@ _ENTRIES += (   # reference/remote_read.py
         "DWORD in the reply"))
       for line in ("return self._unknown_handle(), 0  # MS-MQRR:3.1.4.4:02 (D-44)",
                    "return self._queue_gone(), 0  # D-46 the queue was deleted: Open Cursor gives no cursor")),
-    ("reference/remote_read.py", "*",
-     "minor: int = 0, build_number: int = 0, f_workgroup: int = 0) -> OpenQueueResult:", "*",
-     ("the line's annotations are unevaluated strings (`from __future__ import annotations`), and its defaults "
-      "are never used: their only callers, the in-process Target's open_queue and open_queue_for_move, pass "
-      "every parameter")),
+    *(("reference/remote_read.py", "*", line, "*",
+       ("the line's annotations are unevaluated strings (`from __future__ import annotations`), and its defaults "
+        "are never used: their only callers, the in-process Target's open_queue and open_queue_for_move, pass "
+        "every parameter"))
+      for line in ("minor: int = 0, build_number: int = 0, f_workgroup: int = 0,",
+                   "caller: Caller | None = None) -> OpenQueueResult:")),
     ("reference/remote_read.py", "core/ReplaceBinaryOperator_Mul_Div",
      "def __init__(self, queue_manager, *, port: int = DEFAULT_PORT,",
      "def __init__(self, queue_manager, /, port: int = DEFAULT_PORT,",

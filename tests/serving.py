@@ -15,12 +15,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 @contextlib.contextmanager
 def served(target: str = "reference", mqspec: tuple[str, ...] = (sys.executable, "-m", "mqspec.cli"),
-           cwd: Path = ROOT):
-    """Yield the URL of `mqspec serve --target TARGET` on a free loopback port; stop it afterwards.  `mqspec` is
-    the command that runs mqspec (default: this checkout's), `cwd` where it runs.
+           cwd: Path = ROOT, options: tuple[str, ...] = ()):
+    """Yield the URL of `mqspec serve --target TARGET [options]` on a free loopback port; stop it afterwards.
+    `mqspec` is the command that runs mqspec (default: this checkout's), `cwd` where it runs.
 
     Its log (a line per connection) is read as it comes: a full pipe would stop the server."""
-    process = subprocess.Popen([*mqspec, "serve", "--port", "0", "--target", target],
+    process = subprocess.Popen([*mqspec, "serve", "--port", "0", "--target", target, *options],
                                cwd=cwd, stderr=subprocess.PIPE, text=True)
     try:
         line = process.stderr.readline()

@@ -255,12 +255,46 @@ def test_serve_logs_each_connection_and_stops_on_interrupt():
     assert lines[-1] == "mqspec: stopped"
 
 
-def test_serve_on_another_address_warns_that_it_has_no_authentication():
-    process = subprocess.Popen([sys.executable, "-m", "mqspec.cli", "serve", "--host", "0.0.0.0", "--allow-remote",
-                                "--port", "0"], cwd=ROOT, stderr=subprocess.PIPE, text=True)
+def test_serve_off_loopback_needs_authentication(tmp_path, capsys):
+    assert main(["serve", "--host", "0.0.0.0", "--allow-remote", "--port", "0"]) == 2
+    assert "--allow-remote needs --users" in capsys.readouterr().err
+    (tmp_path / "users").write_text("just a name\n")
+    assert main(["serve", "--users", str(tmp_path / "users"), "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "line 1: write name:password" in err and err.count("\n") == 1
+    assert main(["serve", "--auth-level", "privacy", "--port", "0"]) == 2
+    assert "needs --users" in capsys.readouterr().err
+
+
+def test_an_authenticated_server_is_certified_with_credentials_and_refuses_wrong_ones(tmp_path):
+    """mqspec serve --users: the client's NTLM path certifies it at privacy; a wrong password, an unknown user, a
+    level below the server's and no credentials at all are each one line from certify, never a traceback."""
+    users = tmp_path / "users"
+    users.write_text("alice:Passw0rd!\n")
+    process = subprocess.Popen([sys.executable, "-m", "mqspec.cli", "serve", "--port", "0", "--users", str(users),
+                                "--auth-level", "integrity"], cwd=ROOT, stderr=subprocess.PIPE, text=True)
     try:
         first = process.stderr.readline()
+        import re
+        port = re.search(r"127\.0\.0\.1:(\d+)", first).group(1)
+        assert "1 account(s), calls at integrity or above" in first
+        import threading
+        threading.Thread(target=process.stderr.read, daemon=True).start()
+        base = f"mqrr://127.0.0.1:{port}"
+        good = subprocess.run([sys.executable, "-m", "mqspec.cli", "certify", "--target",
+                               f"{base}?user=alice&password=Passw0rd!&auth=privacy", "--clause", ONE_CLAUSE,
+                               "--no-report", "--results", str(tmp_path / "good")], cwd=ROOT, capture_output=True,
+                              text=True, timeout=300)
+        assert good.returncode == 0, good.stdout + good.stderr
+        for query, fragment in (("?user=alice&password=wrong", "refused user 'alice' at auth level privacy"),
+                                ("?user=mallory&password=Passw0rd!", "refused user 'mallory'"),
+                                ("?user=alice&password=Passw0rd!&auth=connect", "at auth level connect"),
+                                ("", "refuses unauthenticated calls")):
+            bad = subprocess.run([sys.executable, "-m", "mqspec.cli", "certify", "--target", base + query,
+                                  "--no-report", "--results", str(tmp_path / "bad")], cwd=ROOT,
+                                 capture_output=True, text=True, timeout=120)
+            assert bad.returncode == 2 and fragment in bad.stderr and bad.stderr.count("\n") == 1, bad.stderr
+            assert "password=" not in bad.stderr or "Passw0rd!" not in bad.stderr
     finally:
-        process.kill()
-        process.wait(10)
-    assert first.startswith("mqspec: WARNING: serving on 0.0.0.0 without authentication")
+        process.terminate()
+        process.wait(30)

@@ -11,7 +11,7 @@ import pytest
 
 from mqspec.reports.cucumber import read_cucumber
 from mqspec.reports.errors import InputError
-from mqspec.reports.identity import target_identity
+from mqspec.identity import target_identity
 from mqspec.reports.inputs import find_runs, read_run
 from mqspec.reports.junit import read_junit
 from mqspec.reports.suite import scenario_rows

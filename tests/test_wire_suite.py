@@ -20,11 +20,14 @@ from pathlib import Path
 
 import pytest
 
+from mqspec.identity import target_identity
 from tests.serving import served
 
 ROOT = Path(__file__).resolve().parent.parent
 WIRE_ONLY = ("not run: needs rpc", "not run: needs port_conflict")  # a listener only a served target has
 IN_PROCESS_ONLY = "not run: needs null_references"
+IDENTITIES = "not run: needs identities"           # a server that authenticates nobody has none
+IDENTITY_CLAUSES = {"MS-MQRR:2.1:03", "MS-MQRR:3.1.4.2:09"}
 
 
 def _verdicts(results: Path) -> dict[str, dict[str, tuple[str, str]]]:
@@ -45,17 +48,16 @@ def _verdicts(results: Path) -> dict[str, dict[str, tuple[str, str]]]:
     return verdicts
 
 
-@pytest.mark.timeout(2400)
-def test_every_scenario_gets_the_same_verdict_over_the_wire(tmp_path):
-    """One pytest run with both targets, so both see the same scenarios (one worker: the served queue manager
-    is one, and every scenario resets it)."""
-    with served() as url:
-        run = subprocess.run([sys.executable, "-m", "pytest", "features", "-q", "-p", "no:cacheprovider",
-                              "--target", "reference", "--target", url, "--results", str(tmp_path)],
-                             cwd=ROOT, capture_output=True, text=True, timeout=2400)
+def compare(results: Path, url: str, without_identities: bool = False):
+    """The features in process and against `url`, in one pytest run; the verdicts of both, checked alike but for
+    what only one side can do (and, `without_identities`, the scenarios of two identities a server without
+    accounts cannot run)."""
+    run = subprocess.run([sys.executable, "-m", "pytest", "features", "-q", "-p", "no:cacheprovider",
+                          "--target", "reference", "--target", url, "--results", str(results)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=2400)
     assert run.returncode == 0, run.stdout[-3000:]
-    verdicts = _verdicts(tmp_path)
-    here, there = verdicts["reference"], verdicts[url]
+    verdicts = _verdicts(results)
+    here, there = verdicts["reference"], verdicts[target_identity(url)]
     assert set(here) == set(there) and len(here) > 1000
     differences = []
     for name, verdict in here.items():
@@ -66,9 +68,48 @@ def test_every_scenario_gets_the_same_verdict_over_the_wire(tmp_path):
             continue   # an IDL or transport rule: it runs, and passes, only where there is an RPC layer
         if other[1].startswith(IN_PROCESS_ONLY) and verdict[0] == "passed":
             continue   # a NULL [ref] pointer: only a caller without an RPC stub can pass one
+        if without_identities and other[1].startswith(IDENTITIES) and verdict[0] == "passed":
+            continue   # two identities: only a server with accounts has them
         differences.append(f"{name}: in process {verdict}, over the wire {other}")
     assert not differences, "\n".join(differences[:20])
     wire_only = [name for name, verdict in here.items() if verdict[1].startswith(WIRE_ONLY)]
     in_process_only = [name for name, verdict in there.items() if verdict[1].startswith(IN_PROCESS_ONLY)]
     assert in_process_only, "the NULL [ref] pointer scenarios should not run over the wire"
     assert wire_only, "the IDL and transport scenarios should run only over the wire"
+    return here, there
+
+
+@pytest.mark.timeout(2400)
+def test_every_scenario_gets_the_same_verdict_over_the_wire(tmp_path):
+    """One pytest run with both targets, so both see the same scenarios (one worker: the served queue manager
+    is one, and every scenario resets it).  A server that authenticates nobody has no identities: the
+    scenarios of two identities are not run over the wire, naming what they need."""
+    with served() as url:
+        _, there = compare(tmp_path, url, without_identities=True)
+    needs = {name for name, verdict in there.items() if verdict[1].startswith(IDENTITIES)}
+    assert needs == _with_clauses(tmp_path, IDENTITY_CLAUSES), \
+        "exactly the scenarios of two identities are not run on a server without accounts"
+
+
+@pytest.mark.timeout(2400)
+def test_every_scenario_gets_the_same_verdict_authenticated_at_privacy(tmp_path):
+    """The client's authenticated path (NTLM through impacket, packet privacy: every request sealed and signed)
+    against `mqspec serve --users`: every scenario gets the verdict it gets in process, and so the verdict it gets
+    unauthenticated, but for the scenarios of two identities, which run (and pass) only here."""
+    (tmp_path / "users").write_text("alice:Passw0rd!\nbob:S3cond!\n", encoding="utf-8")
+    with served(options=("--users", str(tmp_path / "users"))) as url:
+        here, there = compare(tmp_path / "results", url + "?user=alice&password=Passw0rd!&second_user=bob&"
+                              "second_password=S3cond!&auth=privacy")
+    identity_scenarios = _with_clauses(tmp_path / "results", IDENTITY_CLAUSES)
+    assert len(identity_scenarios) >= 8 and all(there[name][0] == "passed" for name in identity_scenarios)
+
+
+def _with_clauses(results: Path, clauses: set[str]) -> set[str]:
+    """The scenarios (as _verdicts names them) tagged with any of `clauses`."""
+    found = set()
+    for case in ElementTree.parse(results / "junit.xml").iter("testcase"):
+        tags = {p.get("value") for p in case.iter("property") if p.get("name") == "clause"}
+        if tags & clauses:
+            found.add(case.get("classname") + "::" + re.sub(r"\[[^-\]]*", "[TARGET", case.get("name"), count=1))
+    return found
+

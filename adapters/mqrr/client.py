@@ -21,6 +21,7 @@ the server runs its context handles down.
 
 from __future__ import annotations
 
+import dataclasses
 import socket
 import time
 
@@ -41,6 +42,7 @@ from ..target import (
     SendOut,
     StartReceiveOut,
     Target,
+    TargetCapabilityError,
 )
 from .connections import ConnectError, Credentials, Pool
 from .control import CALL_TIMEOUT, CONTROL_UUID, CONTROL_VERSION, ControlClient, ControlError
@@ -63,10 +65,11 @@ def _denied(host: str, port: int, credentials: Credentials) -> str:
 class MqrrTarget(Target):
 
     def __init__(self, host: str, port: int, *, credentials: Credentials = Credentials(), ndr64: bool = False,
-                 connect_timeout: float = 5.0, _control: ControlClient | None = None,
+                 connect_timeout: float = 5.0, second: Credentials | None = None, _control: ControlClient | None = None,
                  _identity: dict | None = None) -> None:
         self.host, self.port = host, port
         self._options = dict(credentials=credentials, ndr64=ndr64, connect_timeout=connect_timeout)
+        self._accounts = {c.user: c for c in (credentials, second) if c is not None and c.user}   # identities
         self.ndr64 = ndr64
         self.name = f"mqrr://{host}:{port}"
         self._rr = Pool(host, port, (REMOTE_READ_UUID, "1.0"), **self._options)
@@ -93,7 +96,8 @@ class MqrrTarget(Target):
         self._identity = identity
         self._first_port, self._moved = port, False   # restart_holding_ports() moves the server; close() undoes it
         self.name = f"mqrr://{host}:{port} ({identity['name']})"
-        self.capabilities = frozenset(identity["capabilities"]) | {"rpc", "drop_connection"}
+        self.capabilities = frozenset(identity["capabilities"]) | {"rpc", "drop_connection"} | (
+            {"identities"} if len(self._accounts) == 2 else set())
         self.send_insecure_nacks = identity["send_insecure_nacks"]
 
     # -- plumbing ---------------------------------------------------------------------------------
@@ -225,9 +229,10 @@ class MqrrTarget(Target):
 
     # -- set-up, through the control channel ------------------------------------------------------
     def create_queue(self, pathname: str, *, transactional: bool = False, quota: int = INFINITE,
-                     journaling: bool = False, label: str = "") -> CreateQueueOut:
+                     journaling: bool = False, label: str = "", security: dict | None = None) -> CreateQueueOut:
+        extra = {} if security is None else {"security": security}   # a server without identities is asked as before
         return CreateQueueOut(**self._invoke("create_queue", pathname=pathname, transactional=transactional,
-                                             quota=quota, journaling=journaling, label=label))
+                                             quota=quota, journaling=journaling, label=label, **extra))
 
     def delete_queue(self, format_name: str) -> int:
         return self._invoke("delete_queue", format_name=format_name)
@@ -285,6 +290,7 @@ class MqrrTarget(Target):
 
     def reset(self) -> None:
         self._invoke("reset")
+        self._identity = self._invoke("identity")   # a first start: a queue manager of its own identifier
 
     def list_messages(self, format_name: str) -> ListMessagesOut:
         out = self._invoke("list_messages", format_name=format_name)
@@ -297,11 +303,27 @@ class MqrrTarget(Target):
         return status, answer
 
     def probe_bind(self, contexts, port: int | None = None):
-        return probe_bind(self.host, port or self.port, (REMOTE_READ_UUID, 1, 0), contexts)
+        credentials = self._options["credentials"]
+        return probe_bind(self.host, port or self.port, (REMOTE_READ_UUID, 1, 0), contexts,
+                          credentials=credentials if credentials.user and credentials.auth_level != "none" else None)
 
     # -- clients ----------------------------------------------------------------------------------
     def connection(self, *, ndr64: bool | None = None) -> "MqrrTarget":
         options = dict(self._options, ndr64=self.ndr64 if ndr64 is None else ndr64)
+        return MqrrTarget(self.host, self.port, **options, _control=self._control, _identity=self._identity)
+
+    @property
+    def identities(self) -> tuple[str, ...]:
+        return tuple(self._accounts) if len(self._accounts) == 2 else ()
+
+    def as_identity(self, name: str, auth_level: str = "privacy") -> "MqrrTarget":
+        if "identities" not in self.capabilities:
+            raise TargetCapabilityError(self.name, "identities")
+        if name not in self._accounts or auth_level not in ("connect", "integrity", "privacy"):
+            raise ValueError(f"an identity of {', '.join(self._accounts)} at connect, integrity or privacy, not "
+                             f"{name!r} at {auth_level!r}")
+        account = dataclasses.replace(self._accounts[name], auth_level=auth_level)
+        options = dict(self._options, credentials=account)
         return MqrrTarget(self.host, self.port, **options, _control=self._control, _identity=self._identity)
 
     def drop(self) -> None:

@@ -176,6 +176,8 @@ class Pool:
             dce.connect()
         except (DCERPCException, OSError) as error:
             raise ConnectError(f"cannot connect to {where}: {_reason(error)}") from None
+        # an auth3 is never answered: without this the first request waits for its ACK (Nagle, delayed ACK: 40 ms)
+        transport.get_socket().setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         try:
             dce.bind(rpcrt.uuidtup_to_bin((self.interface[0], self.interface[1])),
                      transfer_syntax=NDR64 if self.ndr64 else NDR20)

@@ -1,7 +1,7 @@
 """A connection-oriented DCE/RPC server runtime ([C706] chapter 12, [MS-RPCE] 2.2.2 and 3.3).
 
 Knows nothing about MSMQ: it hosts Interfaces (uuid, version, call, may_block,
-call_abandoned, association_ended, and optionally holds_state) on ncacn_ip_tcp.
+call_abandoned, association_ended, and optionally holds_state and tick) on ncacn_ip_tcp.
 No PFC_CONC_MPX (one call at a time per connection), NDR 2.0 and NDR64.  With
 ``users`` it authenticates binds by NTLM or SPNEGO at connect, integrity or
 privacy (dcerpc_auth) and refuses calls below ``min_auth_level`` (fault access
@@ -89,6 +89,7 @@ TICK = 0.1                     # seconds between deadline checks
 ACCEPT_BATCH = 64              # connections accepted per loop turn, so the served ones are not starved
 WORKER_IDLE = 10.0             # seconds an idle worker thread waits for another call before it ends
 REFUSAL_LOG_EVERY = 5.0        # seconds between summary lines of refused connections
+INTERFACE_TICK = 1.0           # seconds between calls of an Interface's tick(now)
 _LISTENER, _WAKE = "listener", "wake"
 
 
@@ -213,6 +214,7 @@ class DceRpcServer:
         self._accepted = self._refused = self._closed_pdus = 0
         self._refusals = collections.Counter()  # reason -> connections refused since the last summary line
         self._refusal_logged = 0.0
+        self._next_interface_tick = 0.0
         self._now = time.monotonic()
 
     # -- logging ------------------------------------------------------------------------
@@ -454,6 +456,16 @@ class DceRpcServer:
                 connection.give_up_on_worker()
             else:
                 connection.close(reason)
+        if now >= self._next_interface_tick:   # an Interface's own housekeeping (its tick, when it has one)
+            self._next_interface_tick = now + INTERFACE_TICK
+            for iface, _minor in list(self.registry.values()):
+                tick = getattr(iface, "tick", None)
+                if tick is None:
+                    continue
+                try:
+                    tick(now)
+                except Exception:  # noqa: BLE001 - an Interface bug: logged, the loop goes on
+                    self.log_error(f"dcerpc: {type(iface).__name__}.tick raised\n{traceback.format_exc()}")
         if now - self._refusal_logged >= REFUSAL_LOG_EVERY:
             for reason, count in sorted(self._refusals.items()):
                 if count:

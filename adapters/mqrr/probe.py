@@ -5,7 +5,8 @@ server to offer NDR 2.0 and NDR64 and to negotiate between them, which only a bi
 that proposes several can show.  `probe_bind` writes that bind itself ([C706]
 12.6.4.3, p_cont_list), reads the bind_ack's p_result_list (or a bind_nak), and,
 when a context was accepted, calls R_GetServerPort (opnum 0) on it: its stub is
-empty and its answer one DWORD in both transfer syntaxes.
+empty and its answer one DWORD in both transfer syntaxes.  A server that requires
+authentication gets an authenticated probe (NtlmSession), at the client's level.
 """
 
 from __future__ import annotations
@@ -47,19 +48,27 @@ def _syntax(syntax: tuple[str, int, int]) -> bytes:
     return uuid.UUID(name).bytes_le + struct.pack("<HH", major, minor)
 
 
-def probe_bind(host: str, port: int, interface: tuple[str, int, int], contexts, timeout: float = 5.0) -> BindProbe:
-    """Bind `interface` offering `contexts` (each a list of transfer syntaxes); OSError if the server is gone."""
+def probe_bind(host: str, port: int, interface: tuple[str, int, int], contexts, timeout: float = 5.0,
+               credentials=None) -> BindProbe:
+    """Bind `interface` offering `contexts` (each a list of transfer syntaxes); OSError if the server is gone.
+    With `credentials` (connections.Credentials naming a user) the bind authenticates by NTLM at their level and
+    the call is signed or sealed as that level asks, as a server that requires authentication wants it."""
     body = struct.pack("<HHI", 5840, 5840, 0) + struct.pack("<BBH", len(contexts), 0, 0)
     for context_id, syntaxes in enumerate(contexts):
         body += struct.pack("<HBB", context_id, len(syntaxes), 0) + _syntax(interface)
         body += b"".join(_syntax(syntax) for syntax in syntaxes)
+    session = NtlmSession(credentials) if credentials is not None and credentials.user else None
     with socket.create_connection((host, port), timeout) as sock:
-        sock.sendall(_HEADER.pack(5, 0, _BIND, 0x03, _DREP, 16 + len(body), 0, 1) + body)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)   # auth3, unanswered, then the request at once
+        sock.sendall(session.bind(body) if session else _HEADER.pack(5, 0, _BIND, 0x03, _DREP, 16 + len(body), 0,
+                                                                       1) + body)
         answer = _pdu(sock)
         if answer[2] == _BIND_NAK:
             return BindProbe((), nak_reason=struct.unpack_from("<H", answer, 16)[0])
         if answer[2] != _BIND_ACK:
             raise OSError(f"the bind was answered with a PDU of type {answer[2]}")
+        if session:
+            sock.sendall(session.auth3(answer))
         (address_length,) = struct.unpack_from("<H", answer, 24)
         position = 26 + address_length
         position += -position % 4                     # [C706] 12.6.4.4: the result list is 4-aligned
@@ -74,11 +83,82 @@ def probe_bind(host: str, port: int, interface: tuple[str, int, int], contexts, 
         accepted = next((index for index, r in enumerate(results) if r.result == 0), None)
         server_port = None
         if accepted is not None:
-            sock.sendall(_HEADER.pack(5, 0, _REQUEST, 0x03, _DREP, 24, 0, 2) + struct.pack("<IHH", 0, accepted, 0))
+            sock.sendall(session.request(2, accepted, 0, b"") if session else
+                         _HEADER.pack(5, 0, _REQUEST, 0x03, _DREP, 24, 0, 2) + struct.pack("<IHH", 0, accepted, 0))
             reply = _pdu(sock)
-            if reply[2] == _RESPONSE and len(reply) >= 28:
-                server_port = struct.unpack_from("<I", reply, 24)[0]
+            stub = session.stub(reply) if session and reply[2] == _RESPONSE else reply[24:]
+            if reply[2] == _RESPONSE and len(stub) >= 4:
+                server_port = struct.unpack_from("<I", stub, 0)[0]
         return BindProbe(tuple(results), server_port=server_port)
+
+
+class NtlmSession:
+    """The client side of NTLM on a raw connection ([MS-RPCE] 3.3.1.5.2, [MS-NLMP] 3.4), with impacket's NTLM
+    functions: the bind's NEGOTIATE, the auth3's AUTHENTICATE, then requests signed (integrity) or sealed
+    (privacy) and responses opened, at the level of `credentials`."""
+
+    LEVELS = {"connect": 2, "integrity": 5, "privacy": 6}
+    CONTEXT_ID = 7
+
+    def __init__(self, credentials) -> None:
+        from impacket import ntlm
+        self.ntlm, self.credentials = ntlm, credentials
+        self.level = self.LEVELS[credentials.auth_level]
+        self.negotiate = ntlm.getNTLMSSPType1("", "", signingRequired=True, use_ntlmv2=True)
+        self.seq = self.server_seq = 0
+
+    def _trailer(self, pad: int) -> bytes:
+        return struct.pack("<BBBBI", 10, self.level, pad, 0, self.CONTEXT_ID)   # [MS-RPCE] 2.2.2.11, WINNT
+
+    def bind(self, body: bytes) -> bytes:
+        token = self.negotiate.getData()
+        return (_HEADER.pack(5, 0, _BIND, 0x03, _DREP, 16 + len(body) + 8 + len(token), len(token), 1) + body
+                + self._trailer(0) + token)
+
+    def auth3(self, bind_ack: bytes) -> bytes:
+        from Cryptodome.Cipher import ARC4
+        ntlm, creds = self.ntlm, self.credentials
+        auth_length = struct.unpack_from("<H", bind_ack, 10)[0]
+        authenticate, key = ntlm.getNTLMSSPType3(self.negotiate, bind_ack[len(bind_ack) - auth_length:], creds.user,
+                                                 creds.password, creds.domain, creds.lm_hash, creds.nt_hash,
+                                                 use_ntlmv2=True)
+        self.flags = authenticate["flags"]
+        self.sign_key, self.server_sign_key = ntlm.SIGNKEY(self.flags, key), ntlm.SIGNKEY(self.flags, key, "Server")
+        self.rc4 = ARC4.new(ntlm.SEALKEY(self.flags, key)).encrypt
+        self.server_rc4 = ARC4.new(ntlm.SEALKEY(self.flags, key, "Server")).encrypt
+        token = authenticate.getData()
+        return (_HEADER.pack(5, 0, 16, 0x03, _DREP, 16 + 4 + 8 + len(token), len(token), 1) + b"    "
+                + self._trailer(0) + token)   # [MS-RPCE] 2.2.2.10 rpc_auth_3: 4 pad octets, then the verifier
+
+    def request(self, call_id: int, p_cont_id: int, opnum: int, stub: bytes) -> bytes:
+        """One request PDU at the session's level (connect: no verifier, [MS-RPCE] 3.3.1.5.4)."""
+        if self.level < 5:
+            return _HEADER.pack(5, 0, _REQUEST, 0x03, _DREP, 24 + len(stub), 0, call_id) + struct.pack(
+                "<IHH", len(stub), p_cont_id, opnum) + stub
+        pad = -len(stub) % 16
+        body = stub + bytes(pad)
+        head = _HEADER.pack(5, 0, _REQUEST, 0x03, _DREP, 24 + len(body) + 8 + 16, 16, call_id) + struct.pack(
+            "<IHH", len(stub), p_cont_id, opnum)
+        trailer = self._trailer(pad)
+        message = head + body + trailer               # NTLM signs the whole PDU but its token ([MS-NLMP] 3.4.6.1)
+        if self.level == 6:
+            sealed, signature = self.ntlm.SEAL(self.flags, self.sign_key, None, message, body, self.seq, self.rc4)
+            pdu = head + sealed + trailer + signature.getData()
+        else:
+            pdu = message + self.ntlm.SIGN(self.flags, self.sign_key, message, self.seq, self.rc4).getData()
+        self.seq += 1
+        return pdu
+
+    def stub(self, response: bytes) -> bytes:
+        """A response's stub (unsealed at privacy; its padding dropped)."""
+        auth_length = struct.unpack_from("<H", response, 10)[0]
+        if not auth_length:
+            return response[24:]
+        start = len(response) - auth_length - 8
+        body, pad = response[24:start], response[start + 2]
+        if self.level == 6:
+            body = self.server_rc4(body)
+        return body[:len(body) - pad]
 
 
 def _pdu(sock: socket.socket) -> bytes:

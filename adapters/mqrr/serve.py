@@ -85,14 +85,18 @@ class Served:
         self.stop()
 
 
-def serve(target: Target, host: str = "127.0.0.1", port: int = 0, *, log=None, tries: int = PORT_TRIES) -> Served:
-    """Start serving `target`; OSError when no port of the sequence can be bound."""
-    remote_read = RemoteReadService(target)
+def serve(target: Target, host: str = "127.0.0.1", port: int = 0, *, log=None, tries: int = PORT_TRIES,
+          users=None, auth_level: int = 1, idle_timeout: float | None = 300.0) -> Served:
+    """Start serving `target`; OSError when no port of the sequence can be bound.  With `users` (dcerpc_auth.Users)
+    binds may authenticate (NTLM, SPNEGO) and calls below `auth_level` are refused."""
+    remote_read = RemoteReadService(target, authenticated=users is not None)
     control = ControlService(target, target.capabilities & ANNOUNCED, remote_read)
     port = port or free_sequence(host, tries)
     candidates = [port + attempt * PORT_STEP for attempt in range(tries)]
     for candidate in candidates:
-        server = DceRpcServer([remote_read, control], host, candidate, log=log)
+        server = DceRpcServer([remote_read, control], host, candidate, log=log, users=users,
+                              min_auth_level=auth_level, computer_name=target.computer_name,
+                              idle_timeout=idle_timeout)
         try:
             server.start()
         except OSError as error:

@@ -18,12 +18,19 @@ When an association's last connection goes, each handle it still owns is run
 down (MS-MQRR 3.1.6.1, 3.1.6.2: cursors and queue closed, waiting reads
 cancelled, two-phase-read messages made available again).  A waiting
 Start*Receive whose connection is lost is cancelled as R_CancelReceive would.
+
+Transactions an association enlists (R_QMEnlistRemoteTransaction) are bounded
+(D-79): at most ENLISTMENTS of them per association; the ones no operation used
+are released when the association ends, or once ``enlistment_timeout`` seconds
+(of real time) have passed, so a client that enlists without end cannot make the
+server keep without end.
 """
 
 from __future__ import annotations
 
 import struct
 import threading
+import time
 
 from mqspec.protocol.hresult import HRESULT, RpcStatus
 from mqspec.protocol.idl import NULL_CONTEXT_HANDLE, OPNUMS, REMOTE_READ_UUID, REMOTE_READ_VERSION
@@ -36,16 +43,22 @@ _METHODS = {number: name for name, number in OPNUMS.items()}
 _HANDLE_PARAMETERS = ("phContext", "phContextFrom")  # [in] QUEUE_CONTEXT_HANDLE_NOSERIALIZE
 _UL_TIMEOUT = struct.Struct("<I")
 _UL_TIMEOUT_OFFSET = 40  # MS-MQRR 6: phContext (20), LookupId (at 24, aligned 8), hCursor, ulAction, ulTimeout
+ENLISTMENTS = 1024       # D-79: transactions one association may have enlisted and not yet seen released
+ENLISTMENT_TIMEOUT = 600.0   # D-79: seconds after which an enlistment no operation used is released
 
 
 class RemoteReadService:
     uuid = REMOTE_READ_UUID
     version = REMOTE_READ_VERSION
 
-    def __init__(self, target: Target, port: int = 0) -> None:
+    def __init__(self, target: Target, port: int = 0, *, enlistment_timeout: float = ENLISTMENT_TIMEOUT,
+                 authenticated: bool = False) -> None:
         self.target = target
+        self.authenticated = authenticated   # the server has accounts: callers are identified, access lists apply
         self.port = port   # the port this server listens on: what R_GetServerPort answers
+        self.enlistment_timeout = enlistment_timeout
         self._handles: dict[int, set[bytes]] = {}   # association group id -> the context handles it owns
+        self._enlisted: dict[int, dict[bytes, float]] = {}   # association group id -> XACTUOW -> when enlisted
         self._lock = threading.Condition()
 
     # -- the Interface of dcerpc_server ---------------------------------------------------------
@@ -61,7 +74,11 @@ class RemoteReadService:
         for parameter in _HANDLE_PARAMETERS:
             if parameter in args and args[parameter] not in owned:
                 raise Fault(RpcStatus.NCA_S_FAULT_CONTEXT_MISMATCH)  # [C706] 5.1.6 strict context handles
-        out = getattr(self, "_" + name.lower())(call.association, owned, args)
+        method = getattr(self, "_" + name.lower())
+        if name in ("R_OpenQueue", "R_OpenQueueForMove"):   # MS-MQRR:2.1:03 where the caller's identity is used
+            out = method(call.association, owned, args, self._caller(call))
+        else:
+            out = method(call.association, owned, args)
         return encode_response(call.opnum, out, call.ndr64)
 
     def may_block(self, opnum: int, stub: bytes) -> bool:
@@ -80,18 +97,33 @@ class RemoteReadService:
             self.target.cancel_receive(args["phContext"], args["dwRequestId"])
 
     def holds_state(self, association: Association) -> bool:
-        """Whether the association owns context handles (then its idle connections are kept)."""
+        """Whether the association owns context handles or enlistments (then its idle connections are kept)."""
         with self._lock:
-            return bool(self._handles.get(association.id))
+            return bool(self._handles.get(association.id)) or bool(self._enlisted.get(association.id))
 
     def association_ended(self, association: Association) -> None:
         with self._lock:
             handles = self._handles.get(association.id, set())
+            enlisted = self._enlisted.pop(association.id, {})
         for handle in list(handles):
             self.target.rundown(handle)  # MS-MQRR 3.1.6.2
+        for uow in enlisted:
+            self.target.release_unused_transaction(uow)   # D-79
         with self._lock:
             self._handles.pop(association.id, None)
             self._lock.notify_all()
+
+    def tick(self, now: float) -> None:
+        """D-79: release the enlistments no operation used within the enlistment time-out (real time)."""
+        stale = []
+        with self._lock:
+            for association_id, enlisted in self._enlisted.items():
+                for uow, since in list(enlisted.items()):
+                    if now - since >= self.enlistment_timeout:
+                        del enlisted[uow]
+                        stale.append(uow)
+        for uow in stale:
+            self.target.release_unused_transaction(uow)
 
     def await_association_end(self, association_id: int, timeout_ms: int) -> bool:
         """Wait until the association has been run down (or never called here); False on time-out."""
@@ -102,6 +134,7 @@ class RemoteReadService:
         """The hosted queue manager restarted: no handle of before means anything now."""
         with self._lock:
             self._handles.clear()
+            self._enlisted.clear()
 
     def _owned(self, association: Association) -> set:
         with self._lock:
@@ -115,8 +148,17 @@ class RemoteReadService:
     def _r_getserverport(self, association, owned, args):
         return {"ReturnValue": self.port}  # MS-MQRR 3.1.4.1: the port this interface is served on
 
-    def _r_openqueue(self, association, owned, args):
-        out = self.target.open_queue(args["pQueueFormat"], args["dwAccess"], args["dwShareMode"],
+    def _caller(self, call: Call) -> tuple[str | None, int] | None:
+        """Who the call is from, as the hosted queue manager judges access lists (D-81): (account, RPC level),
+        (None, 1) for a call with no security context (Anonymous Logon), None on a server that authenticates
+        nobody (no list is checked)."""
+        if not self.authenticated:
+            return None
+        identity = call.identity
+        return (identity.user, identity.auth_level) if identity is not None else (None, 1)
+
+    def _r_openqueue(self, association, owned, args, caller=None):
+        out = self.target.calling_as(caller).open_queue(args["pQueueFormat"], args["dwAccess"], args["dwShareMode"],
                                      args["pClientId"], args["fNonRoutingServer"], args["Major"], args["Minor"],
                                      args["BuildNumber"], args["fWorkgroup"])
         if out.hresult != HRESULT.MQ_OK:
@@ -124,8 +166,8 @@ class RemoteReadService:
         self._own(association, out.pph_context)
         return {"pphContext": out.pph_context}
 
-    def _r_openqueueformove(self, association, owned, args):
-        out = self.target.open_queue_for_move(args["pQueueFormat"], args["dwAccess"], args["dwShareMode"],
+    def _r_openqueueformove(self, association, owned, args, caller=None):
+        out = self.target.calling_as(caller).open_queue_for_move(args["pQueueFormat"], args["dwAccess"], args["dwShareMode"],
                                               args["pClientId"], args["fNonRoutingServer"], args["Major"],
                                               args["Minor"], args["BuildNumber"], args["fWorkgroup"])
         if out.hresult != HRESULT.MQ_OK:
@@ -178,8 +220,28 @@ class RemoteReadService:
                                                           args["LookupId"], args["pTransactionId"])}
 
     def _r_qmenlistremotetransaction(self, association, owned, args):
-        return {"ReturnValue": self.target.qm_enlist_remote_transaction(
-            args["pTransactionId"], args["cbPropagationToken"], args["pbPropagationToken"], args["pQueueFormat"])}
+        uow = args["pTransactionId"]
+        with self._lock:
+            enlisted = self._enlisted.setdefault(association.id, {})
+            known = uow in enlisted
+        if not known and len(enlisted) >= ENLISTMENTS:
+            self._prune(enlisted)
+            if len(enlisted) >= ENLISTMENTS:   # D-79: the association's bound
+                return {"ReturnValue": HRESULT.MQ_ERROR_INSUFFICIENT_RESOURCES}
+        status = self.target.qm_enlist_remote_transaction(
+            uow, args["cbPropagationToken"], args["pbPropagationToken"], args["pQueueFormat"])
+        if status == HRESULT.MQ_OK and not known:
+            with self._lock:
+                enlisted[uow] = time.monotonic()
+        return {"ReturnValue": status}
+
+    def _prune(self, enlisted: dict) -> None:
+        """Forget the association's enlistments that are over (committed, aborted or released): at the bound,
+        only those that still exist count."""
+        for uow in list(enlisted):
+            if not self.target.transaction_exists(uow):
+                with self._lock:
+                    enlisted.pop(uow, None)
 
     def _r_setuseracknowledgementclass(self, association, owned, args):
         return {"ReturnValue": self.target.set_user_acknowledgement_class(args["phContext"], args["LookupId"],

@@ -9,3 +9,88 @@ Feature: MS-MQRR 2.1 Transport
     When a new TCP connection to the target binds RemoteRead 1.0 offering NDR 2.0
     Then the bind accepts NDR 2.0
     And R_GetServerPort called on that connection returns the port of the connection
+
+  # Per-caller access checks (MS-MQRR 2.1; D-81: at open, by the queue's access list, MS-MQDMPR 3.1.1.2)
+
+  @clause:MS-MQRR:2.1:03 @clause:MS-MQDMPR:3.1.1.2:08 @decision:D-80
+  Scenario: A caller the queue's access list does not admit cannot open it, one it admits can
+    Given a queue "secret" owned by the first identity with the access list:
+      | kind  | trustee        | rights                |
+      | allow | first identity | MQSEC_RECEIVE_MESSAGE |
+    And "secret" holds "m1"
+    When the second identity opens "secret" with RECEIVE_ACCESS as "theirs"
+    Then the open is refused for want of access
+    When the second identity opens "secret" with PEEK_ACCESS as "theirs"
+    Then the open is refused for want of access
+    When the first identity opens "secret" with RECEIVE_ACCESS as "mine"
+    Then the call returns MQ_OK
+    When the client receives from "mine"
+    Then "secret" holds nothing
+
+  @clause:MS-MQRR:2.1:03 @decision:D-80
+  Scenario: The right to peek opens a queue for peeking and not for receiving
+    Given a queue "shared" owned by the first identity with the access list:
+      | kind  | trustee         | rights                |
+      | allow | first identity  | MQSEC_RECEIVE_MESSAGE |
+      | allow | second identity | MQSEC_PEEK_MESSAGE    |
+    And "shared" holds "m1"
+    When the second identity opens "shared" with RECEIVE_ACCESS as "r"
+    Then the open is refused for want of access
+    When the second identity opens "shared" with PEEK_ACCESS as "p"
+    Then the call returns MQ_OK
+    When the client peeks at "p"
+    Then the message returned is "m1"
+
+  @clause:MS-MQRR:2.1:03 @clause:MS-MQDMPR:3.1.7.1.3.1:01 @decision:D-80
+  Scenario: A deny entry ahead of Everyone's allow keeps that caller out and nobody else
+    Given a queue "guarded" owned by the first identity with the access list:
+      | kind  | trustee         | rights                  |
+      | deny  | second identity | MQSEC_DELETE_MESSAGE    |
+      | allow | Everyone        | MQSEC_QUEUE_GENERIC_ALL |
+    When the second identity opens "guarded" with RECEIVE_ACCESS as "r"
+    Then the open is refused for want of access
+    When the second identity opens "guarded" with PEEK_ACCESS as "p"
+    Then the call returns MQ_OK
+    When the first identity opens "guarded" with RECEIVE_ACCESS as "mine"
+    Then the call returns MQ_OK
+
+  @clause:MS-MQRR:2.1:03 @decision:D-80
+  Scenario: A refused open leaves no trace: the queue is not held by it
+    Given a queue "private" owned by the first identity with the access list:
+      | kind  | trustee        | rights                |
+      | allow | first identity | MQSEC_RECEIVE_MESSAGE |
+    When the second identity opens "private" with RECEIVE_ACCESS as "r"
+    Then the open is refused for want of access
+    When the first client makes the calls again
+    And "private" is opened with RECEIVE_ACCESS and MQ_DENY_SHARE as "exclusive"
+    Then the call returns MQ_OK
+
+  @clause:MS-MQRR:2.1:03 @decision:D-80
+  Scenario: A queue's journal is judged by the queue's access list
+    Given a queue "audited" owned by the first identity with the access list:
+      | kind  | trustee         | rights                        |
+      | allow | first identity  | MQSEC_QUEUE_GENERIC_ALL       |
+      | allow | second identity | MQSEC_RECEIVE_MESSAGE         |
+    When the second identity opens "audited journal" with RECEIVE_ACCESS as "j"
+    Then the open is refused for want of access
+    When the second identity opens "audited journal" with PEEK_ACCESS as "jp"
+    Then the call returns MQ_OK
+    When the first identity opens "audited journal" with RECEIVE_ACCESS as "mine"
+    Then the call returns MQ_OK
+
+  @clause:MS-MQRR:2.1:03 @clause:MS-MQDMPR:3.1.7.1.3.1:02
+  Scenario: A queue created without an access list is open to every identity
+    Given a queue "open"
+    When the second identity opens "open" with RECEIVE_ACCESS as "theirs"
+    Then the call returns MQ_OK
+
+  @clause:MS-MQRR:2.1:03 @clause:MS-MQDMPR:3.1.1.2:09 @decision:D-80
+  Scenario: A queue's access list outlives a restart of the queue manager
+    Given a queue "kept" owned by the first identity with the access list:
+      | kind  | trustee        | rights                |
+      | allow | first identity | MQSEC_RECEIVE_MESSAGE |
+    When the queue manager restarts
+    And the second identity opens "kept" with RECEIVE_ACCESS as "theirs"
+    Then the open is refused for want of access
+    When the first identity opens "kept" with RECEIVE_ACCESS as "mine"
+    Then the call returns MQ_OK

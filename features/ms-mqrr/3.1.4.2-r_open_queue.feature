@@ -271,3 +271,20 @@ Feature: MS-MQRR 3.1.4.2 R_OpenQueue (Opnum 2)
       | 6     | 3     | 9600  | FALSE     |
       | 10    | 0     | 20348 | TRUE      |
       | 255   | 255   | 65535 | FALSE     |
+
+  @clause:MS-MQRR:3.1.4.2:09
+  Scenario: With the fWorkgroup policy a client in a domain must open at packet privacy, one in a workgroup need not
+    Given the target requires packet privacy of a client that says it is in a domain
+    When the second identity at connect opens "orders" with RECEIVE_ACCESS and fWorkgroup 0 as "weak"
+    Then the open is refused for its authentication level
+    When the second identity at integrity opens "orders" with RECEIVE_ACCESS and fWorkgroup 0 as "signed"
+    Then the open is refused for its authentication level
+    When the second identity at connect opens "orders" with RECEIVE_ACCESS and fWorkgroup 1 as "workgroup"
+    Then the call returns MQ_OK
+    When the second identity at privacy opens "orders" with RECEIVE_ACCESS and fWorkgroup 0 as "sealed"
+    Then the call returns MQ_OK
+
+  @clause:MS-MQRR:3.1.4.2:09
+  Scenario: Without the policy the level of an open does not depend on fWorkgroup
+    When the second identity at connect opens "orders" with RECEIVE_ACCESS and fWorkgroup 0 as "weak"
+    Then the call returns MQ_OK

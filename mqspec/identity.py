@@ -1,16 +1,16 @@
-"""A target's identity as reports show it: its URL without secrets.
+"""A target's identity as people see it: its URL without secrets.
 
-Target URLs may carry credentials (`?password=...`, `hash=LM:NT`).  Nothing a
-report writes may repeat them, and a certification record must name the same
-target whatever password reached it, so every target URL read from a result file
-passes through `target_identity` first.
+Target URLs may carry credentials (`?password=...`, `hash=LM:NT`).  Nothing the
+suite prints or writes may repeat them (an error line, run.json, junit.xml, a
+report), and a certification record must name the same target whatever password
+reached it, so every target URL shown or written passes through `target_identity`.
 """
 
 from __future__ import annotations
 
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-SECRET_OPTIONS = frozenset({"password", "hash"})
+SECRET_OPTIONS = frozenset({"password", "hash", "second_password", "second_hash"})
 
 
 def target_identity(url: str) -> str:
