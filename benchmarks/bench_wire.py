@@ -10,7 +10,13 @@ connections, each connection a process of its own with its own queue:
   that Python sockets and threads alone allow.  server / echo is the figure that means
   something on a shared, noisy machine;
 - the suite's own mqrr:// client, as a user's certification run drives the server, against
-  the same pairs on an in-process reference Target in the same run.
+  the same pairs on an in-process reference Target in the same run; and the same client
+  authenticated at packet privacy (NTLM, every PDU sealed and signed) against
+  `mqspec serve --users`, as a ratio to the unauthenticated one.
+
+Last, the flood figure: how long a new client takes to bind and call beside 1,000
+connections that send nothing and 1,000 bound associations that stay silent, as a ratio to
+the same on a quiet server.
 
 Run: python benchmarks/bench_wire.py [--quick]
 """
@@ -19,9 +25,12 @@ from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
 import re
+import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -33,9 +42,10 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 from mqspec.adapters import MessageProperties, connect  # noqa: E402
 from mqspec.protocol.constants import Access, Ack, Action, ShareMode  # noqa: E402
 from mqspec.protocol.hresult import HRESULT  # noqa: E402
+from mqspec.protocol.idl import OPNUMS  # noqa: E402
 from mqspec.protocol.queue_format import from_format_name  # noqa: E402
 
-from wire_load import EchoServer, LoadClient  # noqa: E402
+from wire_load import EchoServer, LoadClient, bind_pdu, read_pdu, request_pdu  # noqa: E402
 
 BIG = 1 << 20
 BODY = b"x" * 100
@@ -124,19 +134,60 @@ def in_process(count: int, seconds: float) -> float:
         return _pairs(target, handle, seconds) / seconds
 
 
+def serving(*options: str) -> tuple[subprocess.Popen, str]:
+    server = subprocess.Popen([sys.executable, "-m", "mqspec.cli", "serve", "--port", "0", "--target",
+                               "reference?queue_manager_quota=0xFFFFFFFF", *options], cwd=ROOT,
+                              stderr=subprocess.PIPE, text=True)
+    port = re.search(r"127\.0\.0\.1:(\d+)", server.stderr.readline()).group(1)
+    threading.Thread(target=server.stderr.read, daemon=True).start()   # a full log pipe would stop it
+    return server, f"mqrr://127.0.0.1:{port}"
+
+
+def call_seconds(port: int, tries: int = 7) -> float:
+    """The median time a new client takes to connect, bind RemoteRead and complete R_GetServerPort."""
+    times = []
+    for _ in range(tries):
+        began = time.perf_counter()
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as sock:
+            sock.sendall(bind_pdu())
+            read_pdu(sock)
+            sock.sendall(request_pdu(2, OPNUMS["R_GetServerPort"], b""))
+            read_pdu(sock)
+        times.append(time.perf_counter() - began)
+    return sorted(times)[len(times) // 2]
+
+
+def flood(port: int, silent: int, bound: int) -> tuple[float, float]:
+    """(a new client's call time beside `silent` connections that send nothing and `bound` associations that
+    bound and stay silent, the same with neither): from 50 connections per loopback address."""
+    quiet = call_seconds(port)
+    held = []
+    for n in range(silent + bound):
+        sock = socket.socket()
+        sock.bind((f"127.0.{10 + n // 12500}.{1 + n // 50 % 250}", 0))
+        sock.connect(("127.0.0.1", port))
+        if n >= silent:
+            sock.sendall(bind_pdu())
+            read_pdu(sock)
+        held.append(sock)
+    loaded = call_seconds(port)
+    for sock in held:
+        sock.close()
+    return loaded, quiet
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--quick", action="store_true", help="shorter runs")
     seconds = 2.0 if parser.parse_args().quick else 5.0
     count = int(6000 * seconds)   # more messages than a client can take in that time
-    server = subprocess.Popen([sys.executable, "-m", "mqspec.cli", "serve", "--port", "0", "--target",
-                               "reference?queue_manager_quota=0xFFFFFFFF"], cwd=ROOT, stderr=subprocess.PIPE,
-                              text=True)
+    server, url = serving()
+    users = tempfile.NamedTemporaryFile("w", suffix=".users", delete=False)
+    users.write("alice:Passw0rd!\n")
+    users.close()
+    secured, secured_url = serving("--users", users.name)
     figures = {}
     try:
-        port = re.search(r"127\.0\.0\.1:(\d+)", server.stderr.readline()).group(1)
-        threading.Thread(target=server.stderr.read, daemon=True).start()   # a full log pipe would stop it
-        url = f"mqrr://127.0.0.1:{port}"
         figures["in process"] = in_process(count * 10, seconds)
         lean_count = int(20000 * seconds)
         figures["server 1"], replies = lean(url, 1, lean_count, seconds, "lean")
@@ -147,9 +198,15 @@ def main() -> None:
         echo.close()
         figures["client 1"] = wire(url, 1, count, seconds)
         figures["client 8"] = wire(url, 8, count // 2, seconds)
+        privacy = secured_url + "?user=alice&password=Passw0rd!&auth=privacy"
+        figures["privacy 1"] = wire(privacy, 1, count // 2, seconds)
+        figures["privacy 8"] = wire(privacy, 8, count // 8, seconds)
+        figures["flood"] = flood(int(url.rpartition(":")[2]), 1000, 1000)
     finally:
-        server.terminate()
-        server.wait(30)
+        for process in (server, secured):
+            process.terminate()
+            process.wait(30)
+        os.unlink(users.name)
     local = figures["in process"]
     print("R_StartReceive + R_EndReceive pairs per second over loopback (2 cores, shared: read the ratios)")
     for n in (1, 8):
@@ -160,7 +217,12 @@ def main() -> None:
     print(f"  in process (baseline of the mqrr:// client rows): {local:8.0f}")
     for n in (1, 8):
         print(f"  mqrr:// client, {n} connection(s): {figures[f'client {n}']:8.0f}   "
-              f"{figures[f'client {n}'] / local:6.3f} x in process")
+              f"{figures[f'client {n}'] / local:6.3f} x in process;   at auth=privacy (NTLM, sealed) "
+              f"{figures[f'privacy {n}']:8.0f}   {figures[f'privacy {n}'] / figures[f'client {n}']:5.2f} x "
+              "unauthenticated")
+    loaded, quiet = figures["flood"]
+    print(f"  a new client's bind and call beside 1,000 silent connections and 1,000 silent bound associations: "
+          f"{loaded * 1000:.2f} ms, {loaded / quiet:5.2f} x the same with none ({quiet * 1000:.2f} ms)")
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ import struct
 import threading
 import uuid
 
+from mqspec.adapters.mqrr.connections import read_pdu
 from mqspec.adapters.mqrr.ndr import decode_response, encode_request
 from mqspec.protocol.constants import Access, Ack, Action, ShareMode
 from mqspec.protocol.idl import OPNUMS, REMOTE_READ_UUID, REMOTE_READ_VERSION
@@ -37,21 +38,6 @@ def bind_pdu() -> bytes:
 def request_pdu(call_id: int, opnum: int, stub: bytes) -> bytearray:
     return bytearray(_HEADER.pack(5, 0, _REQUEST, 3, _DREP, 24 + len(stub), 0, call_id)
                      + struct.pack("<IHH", len(stub), 0, opnum) + stub)
-
-
-def read_pdu(sock: socket.socket) -> bytes:
-    head = _exactly(sock, 16)
-    return head + _exactly(sock, struct.unpack_from("<H", head, 8)[0] - 16)
-
-
-def _exactly(sock: socket.socket, count: int) -> bytes:
-    data = bytearray()
-    while len(data) < count:
-        chunk = sock.recv(count - len(data))
-        if not chunk:
-            raise OSError("the server closed the connection")
-        data += chunk
-    return bytes(data)
 
 
 def _offset_of(encode, field: str) -> int:

@@ -21,7 +21,7 @@ import time
 import pytest
 from impacket import ntlm
 
-from mqspec.adapters.mqrr.connections import Credentials
+from mqspec.adapters.mqrr.connections import Credentials, read_pdu
 from mqspec.adapters.mqrr.dcerpc_auth import Users
 from mqspec.adapters.mqrr.dcerpc_server import DceRpcServer
 from mqspec.adapters.mqrr.probe import NtlmSession
@@ -134,17 +134,7 @@ class LiveSession:
         self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)   # the auth3 gets no answer
         body = struct.pack("<HHIBBH", 5840, 5840, 0, 1, 0, 0) + struct.pack("<HBB", 0, 1, 0) + abstract(UUID) + NDR20
         self.sock.sendall(self.session.bind(body))
-        self.sock.sendall(self.session.auth3(self._pdu()))
-
-    def _pdu(self) -> bytes:
-        head = b""
-        while len(head) < 16:
-            head += self.sock.recv(16 - len(head))
-        rest = struct.unpack_from("<H", head, 8)[0] - 16
-        body = b""
-        while len(body) < rest:
-            body += self.sock.recv(rest - len(body))
-        return head + body
+        self.sock.sendall(self.session.auth3(read_pdu(self.sock)))
 
     def request(self, call_id: int, stub: bytes) -> bytes:
         return self.session.request(call_id, 0, 0, stub)
@@ -153,7 +143,7 @@ class LiveSession:
         """The server's answer to one request, or None when it closed."""
         try:
             self.sock.sendall(pdu)
-            return self._pdu()
+            return read_pdu(self.sock)
         except OSError:
             return None
 

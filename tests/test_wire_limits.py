@@ -187,3 +187,15 @@ def test_enlistments_nobody_uses_are_bounded_and_released(served):
     assert grown < 8 * 1024, f"RSS grew {grown} KiB over 100,000 enlistments"
     print(f"\nenlistments: 100,000 from 100 associations; RSS {rss_before} -> {rss_before + grown} KiB once they "
           "ended; transactions left: 0")
+
+
+def test_served_handles_cannot_be_foreseen_unless_a_seed_is_asked_for():
+    """Two queue managers as mqspec serve starts them (seed=random) hand out different context handles for the same
+    opens; two started with one seed hand out the same ones (the in-process default, for repeatable tests)."""
+    def handles(url: str) -> list[bytes]:
+        with connect(url) as target:
+            fmt = target.create_queue(f"{target.computer_name}\\private$\\q").format_name
+            return [target.open_queue(from_format_name(fmt), 1, 0).pph_context for _ in range(3)]
+
+    assert handles("reference?seed=random") != handles("reference?seed=random")
+    assert handles("reference?seed=7") == handles("reference?seed=7")

@@ -128,8 +128,7 @@ class _Connection:
         sock.sendall(b"".join(parts))
         answer = []
         while True:
-            header = _receive(sock, _HEADER)
-            fragment = header + _receive(sock, _FRAG_LENGTH.unpack_from(header, 8)[0] - _HEADER)
+            fragment = read_pdu(sock)
             if fragment[2] == _FAULT:
                 return _ASSOC_GROUP.unpack_from(fragment, 24)[0], b""   # [C706] 12.6.4.7 status
             if fragment[2] != _RESPONSE:
@@ -139,7 +138,13 @@ class _Connection:
                 return None, b"".join(answer)
 
 
-def _receive(sock: socket.socket, count: int) -> bytes:
+def read_pdu(sock: socket.socket) -> bytes:
+    """One whole PDU from a raw connection: its 16-byte header, then the rest frag_length says."""
+    header = receive_exactly(sock, _HEADER)
+    return header + receive_exactly(sock, _FRAG_LENGTH.unpack_from(header, 8)[0] - _HEADER)
+
+
+def receive_exactly(sock: socket.socket, count: int) -> bytes:
     data = bytearray()
     while len(data) < count:
         chunk = sock.recv(count - len(data))

@@ -517,12 +517,12 @@ class DceRpcServer:
     def _admit(self, sock: socket.socket, peer) -> None:
         host = peer[0]
         if len(self._connections) >= self.max_connections:
-            sock.close()
             self._refuse(f"max_connections ({self.max_connections}) reached", peer)
+            sock.close()           # after counting: a peer that sees the close sees the count
             return
         if self._per_peer[host] >= self.max_connections_per_peer:
-            sock.close()
             self._refuse(f"max_connections_per_peer ({self.max_connections_per_peer}) reached by {host}", peer)
+            sock.close()
             return
         sock.setblocking(False)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)       # replies are single sends

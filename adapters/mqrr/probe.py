@@ -16,6 +16,8 @@ import struct
 import uuid
 from dataclasses import dataclass
 
+from .connections import read_pdu
+
 NDR20 = ("8a885d04-1ceb-11c9-9fe8-08002b104860", 2, 0)
 NDR64 = ("71710533-beba-4937-8319-b5dbef9ccc36", 1, 0)
 # [MS-RPCE] 2.2.2.14: bind-time feature negotiation; the last 8 octets carry the bitmask (here: keep the
@@ -62,7 +64,7 @@ def probe_bind(host: str, port: int, interface: tuple[str, int, int], contexts, 
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)   # auth3, unanswered, then the request at once
         sock.sendall(session.bind(body) if session else _HEADER.pack(5, 0, _BIND, 0x03, _DREP, 16 + len(body), 0,
                                                                        1) + body)
-        answer = _pdu(sock)
+        answer = read_pdu(sock)
         if answer[2] == _BIND_NAK:
             return BindProbe((), nak_reason=struct.unpack_from("<H", answer, 16)[0])
         if answer[2] != _BIND_ACK:
@@ -85,7 +87,7 @@ def probe_bind(host: str, port: int, interface: tuple[str, int, int], contexts, 
         if accepted is not None:
             sock.sendall(session.request(2, accepted, 0, b"") if session else
                          _HEADER.pack(5, 0, _REQUEST, 0x03, _DREP, 24, 0, 2) + struct.pack("<IHH", 0, accepted, 0))
-            reply = _pdu(sock)
+            reply = read_pdu(sock)
             stub = session.stub(reply) if session and reply[2] == _RESPONSE else reply[24:]
             if reply[2] == _RESPONSE and len(stub) >= 4:
                 server_port = struct.unpack_from("<I", stub, 0)[0]
@@ -159,13 +161,3 @@ class NtlmSession:
         if self.level == 6:
             body = self.server_rc4(body)
         return body[:len(body) - pad]
-
-
-def _pdu(sock: socket.socket) -> bytes:
-    data = bytearray()
-    while len(data) < 16 or len(data) < struct.unpack_from("<H", data, 8)[0]:
-        chunk = sock.recv(65536)
-        if not chunk:
-            raise OSError("the server closed the connection")
-        data += chunk
-    return bytes(data)
