@@ -180,6 +180,33 @@ def test_an_altered_request_is_refused_and_the_connection_closed(users, lines, l
     assert any("verifier does not verify" in line for line in lines)
 
 
+@pytest.mark.parametrize("change", ["altered", "stripped"])
+def test_a_spnego_mech_list_mic_altered_or_stripped_is_refused(users, lines, monkeypatch, change):
+    # NTLM sends its own MIC, so [MS-SPNG] makes the client's mechListMIC mandatory and the server checks it
+    import scapy.layers.ntlm
+    import scapy.layers.spnego
+    if change == "altered":
+        real = scapy.layers.ntlm.NTLMSSP.GetMechListMIC
+
+        def flipped(self, *args):
+            mic = bytes(real(self, *args))
+            return mic[:4] + bytes([mic[4] ^ 1]) + mic[5:]   # a byte of the checksum (after the version)
+        monkeypatch.setattr(scapy.layers.ntlm.NTLMSSP, "GetMechListMIC", flipped)
+    else:
+        monkeypatch.setattr(scapy.layers.spnego, "SPNEGO_MechListMIC", lambda **fields: None)
+    with serving(users, lines) as srv:
+        with pytest.raises(DceRpcBindError) as refused:
+            scapy_call("127.0.0.1", srv.port, UUID, "1.0", 0, b"x", user="alice", domain="WG",
+                       password=PASSWORD, ssp="spnego", level="privacy")
+        assert (refused.value.kind, refused.value.reason) == ("fault", SEC_PKG_ERROR)
+        monkeypatch.undo()
+        status, out = scapy_call("127.0.0.1", srv.port, UUID, "1.0", 0, b"x", user="alice", domain="WG",
+                                 password=PASSWORD, ssp="spnego", level="privacy")
+        assert status is None and out == b"x|alice|WG|9|6"
+    assert any(f"mechListMIC {'does not verify' if change == 'altered' else 'is missing'}" in line
+               for line in lines)
+
+
 def test_the_users_file(tmp_path):
     path = tmp_path / "users"
     path.write_text("# who may read\nalice:Passw0rd!\n\nbob::8846F7EAEE8FB117AD06BDD830B7586C\ncolon:pass:word\n")

@@ -152,6 +152,7 @@ class Ntlm:
         self.negotiate = self.challenge_message = b""
         self.server_challenge = secrets.token_bytes(8)
         self.flags = 0
+        self.mic_present = False                # the AUTHENTICATE_MESSAGE carried its own MIC (MsvAvFlags 0x2)
         self.client: _Direction | None = None   # client -> server
         self.server: _Direction | None = None   # server -> client
 
@@ -237,7 +238,8 @@ class Ntlm:
         else:
             exported = base_key
         pairs = _av_pairs(blob[28:])
-        if struct.unpack("<I", pairs.get(ntlm.NTLMSSP_AV_FLAGS, bytes(4))[:4])[0] & MIC_PRESENT:
+        self.mic_present = bool(struct.unpack("<I", pairs.get(ntlm.NTLMSSP_AV_FLAGS, bytes(4))[:4])[0] & MIC_PRESENT)
+        if self.mic_present:
             mic = message[72:88]
             zeroed = message[:72] + bytes(16) + message[88:]
             expected = ntlm.hmac_md5(exported, self.negotiate + self.challenge_message + zeroed)
@@ -389,7 +391,12 @@ class SecurityContext:
             raise AuthFailure(str(failure), status=SEC_PKG_ERROR) from None
         mic = fields.get(3)
         listed = _mech_list(self.mechanisms)
-        if mic is not None and self.ntlm.flags & ntlm.NTLMSSP_NEGOTIATE_SIGN:
+        signs = self.ntlm.flags & ntlm.NTLMSSP_NEGOTIATE_SIGN
+        if mic is None and signs and (self.ntlm.mic_present or self.mechanisms[0] != NTLM_OID):
+            # RFC 4178 5 (NTLM not the first choice), [MS-SPNG] note on NTLM (its own MIC sent): a list
+            # whose MIC was stripped could have been edited on the way
+            raise AuthFailure("SPNEGO: the client's mechListMIC is missing", status=SEC_PKG_ERROR)
+        if mic is not None and signs:
             # [MS-SPNG] 3.3.5.1: a mechanism with integrity checks the list; one without (NTLM that did not
             # negotiate signing, at connect level) has nothing to check it with, and sends no MIC back
             if not hmac.compare_digest(self.ntlm.client.token(listed), mic):
