@@ -47,6 +47,8 @@ CAPABILITIES = {
     "identities": "as_identity(name, level) is a client that calls as another of the target's identities, at an RPC "
                   "authentication level (over DCE/RPC: the credentials of a second account); create_queue takes an "
                   "owner and an access list naming them",
+    "judge": "the server records every RemoteRead call a client makes and answers chosen calls with faults "
+             "(mqspec serve --judge): what certifying a client needs",
 }
 
 
@@ -337,6 +339,21 @@ class Target(ABC):
         """A new MqqbConnection (adapters/mqqb_connection.py) to the queue manager's MS-MQQB port, as another
         queue manager opens one to start a session (mqqb_peer)."""
         raise TargetCapabilityError(self.name, "mqqb_peer")
+
+    def judge_calls(self) -> list[dict]:
+        """Every RemoteRead call the server recorded since judge_forget, each a dict (adapters/mqrr/judging.py)
+        (judge)."""
+        raise TargetCapabilityError(self.name, "judge")
+
+    def judge_inject(self, method: str, kind: str, value: int = 0, skip: int = 0, times: int = 1) -> None:
+        """Answer the next `times` calls of `method`, after `skip` of them, with `kind`: hresult (the status
+        `value`), fault (an RPC fault `value`), drop (the connection closed) or damage (packet sections no
+        client can rebuild) (judge)."""
+        raise TargetCapabilityError(self.name, "judge")
+
+    def judge_forget(self) -> None:
+        """No records and no injections from here on (judge)."""
+        raise TargetCapabilityError(self.name, "judge")
 
     # -- the RPC layer (rpc) ------------------------------------------------------------------
     last_fault: int | None = None   # the RPC fault status the latest call came back with, None: a response

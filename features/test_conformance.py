@@ -1,5 +1,5 @@
-"""Binds every .feature file under this folder to pytest (pytest-bdd)."""
+"""Binds every server .feature file under this folder to pytest (pytest-bdd); clients/ binds its own."""
 
 from pytest_bdd import scenarios
 
-scenarios(".")
+scenarios("ms-mqdmpr", "ms-mqmq", "ms-mqqb", "ms-mqrr", "msdn-cursor")

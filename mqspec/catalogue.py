@@ -10,6 +10,8 @@ section number it cites to the section's title, and `[[clause]]` entries:
     testable   true, or false with `reason`
     text       one line, our own wording
     decisions  optional list of decision ids (spec/decisions.md) that fix its reading
+    side       "server" (the default: a requirement on the queue manager) or "client" (on whoever calls
+               RemoteRead, or reads the packets it returns): which targets it certifies
 
 `load_catalogue` checks all of that and raises CatalogueError naming the file
 and the entry at fault.
@@ -50,6 +52,10 @@ class Clause:
     text: str
     reason: str = ""
     decisions: tuple[str, ...] = ()
+    side: str = "server"
+
+
+SIDES = ("server", "client")
 
 
 @dataclass(frozen=True)
@@ -140,7 +146,7 @@ def _load_file(path: Path, decisions: dict[str, str]) -> list[Clause]:
 
 
 def _clause(entry: dict, document: dict, sections: dict, decisions: dict, where: str) -> Clause:
-    unknown = set(entry) - {"id", "section", "level", "testable", "text", "reason", "decisions"}
+    unknown = set(entry) - {"id", "section", "level", "testable", "text", "reason", "decisions", "side"}
     if unknown:
         raise CatalogueError(f"{where}: unknown field(s) {sorted(unknown)}")
     clause_id = entry.get("id", "")
@@ -169,5 +175,8 @@ def _clause(entry: dict, document: dict, sections: dict, decisions: dict, where:
     for decision in cited:
         if decision not in decisions:
             raise CatalogueError(f"{where}: decision {decision} is not in decisions.md")
+    side = entry.get("side", "server")
+    if side not in SIDES:
+        raise CatalogueError(f"{where}: side must be server or client, not {side!r}")
     return Clause(clause_id, document["id"], document["revision"], section, sections[section],
-                  entry["level"], testable, text.strip(), reason, cited)
+                  entry["level"], testable, text.strip(), reason, cited, side)

@@ -112,6 +112,10 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--workgroup-policy", action="store_true",
                        help="MS-MQRR 3.1.4.2's fWorkgroup rule as Windows takes it (D-82): a client that says it is "
                             "in a domain must open queues at packet privacy, one in a workgroup at any level")
+    serve.add_argument("--judge", action="store_true",
+                       help="be the judging server of client certification: record every RemoteRead call and "
+                            "answer the faults `mqspec certify --client ... --judge URL` asks for "
+                            "(docs/client-shim.md)")
     serve.add_argument("--idle-timeout", type=float, default=300.0, metavar="SECONDS",
                        help="close a connection idle this long whose association owns no context handle "
                             "(default 300)")
@@ -459,13 +463,14 @@ def _serve(args) -> int:
     try:
         served = serve(target, args.host, args.port, log=lambda line: print(f"mqspec: {line}", file=sys.stderr,
                                                                             flush=True),
-                       users=users, auth_level=level, idle_timeout=args.idle_timeout)
+                       users=users, auth_level=level, idle_timeout=args.idle_timeout, judge=args.judge)
     except OSError as error:
         target.close()
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}") from None
     how = (f"{len(users.accounts)} account(s), calls at {args.auth_level or 'connect'} or above" if users else
            "no authentication")
-    print(f"mqspec: serving {url} over MS-MQRR on {args.host}:{served.port}, {how} (Ctrl-C stops)",
+    what = "judging clients with" if args.judge else "serving"
+    print(f"mqspec: {what} {url} over MS-MQRR on {args.host}:{served.port}, {how} (Ctrl-C stops)",
           file=sys.stderr, flush=True)
     try:
         served.server.serve_forever()

@@ -2,6 +2,11 @@
 
 Options
     --target URL      a queue manager to certify (repeatable; default: reference)
+    --client COMMAND  an MS-MQRR client to certify through its shim (repeatable; see
+                      docs/client-shim.md).  With --client alone only client scenarios
+                      run, with --target alone only server scenarios; with neither, both
+                      (the reference and mqspec's own client)
+    --judge URL       the judging server of the client scenarios (default: served here)
     --results DIR     where the run writes junit.xml, cucumber.json, run.json and
                       machines.ndjson (default: ./results/<run id>)
     --run-id ID       the run's id (default: a new one from the time)
@@ -71,6 +76,7 @@ pytest_plugins = [
     "mqspec.steps.transaction_count_steps",
     "mqspec.steps.private_number_steps",
     "mqspec.steps.identity_steps",
+    "mqspec.steps.application_steps",
 ]
 
 RESULTS_KEY = pytest.StashKey[dict]()
@@ -86,7 +92,13 @@ Waived scenarios are reported as skipped with a reason starting "waived:"; they 
 def pytest_addoption(parser):
     group = parser.getgroup("mqspec", "MSMQ conformance")
     group.addoption("--target", action="append", default=[], metavar="URL",
-                    help="queue manager to certify (repeatable); default: reference")
+                    help="queue manager to certify (repeatable); default: reference, unless --client is given")
+    group.addoption("--client", action="append", default=[], metavar="COMMAND",
+                    help="an MS-MQRR client to certify: the command that starts its shim (docs/client-shim.md; "
+                         "repeatable); default: mqspec's own, unless --target is given")
+    group.addoption("--judge", default=None, metavar="URL",
+                    help="the judging server client scenarios use: mqrr://host:port of `mqspec serve --judge` "
+                         "(default: one served on loopback in this process)")
     group.addoption("--results", default=None, metavar="DIR",
                     help="results directory of this run (default: ./results/<run id>)")
     group.addoption("--run-id", default=None, metavar="ID", help="the run's id (default: made from the time)")
@@ -117,7 +129,7 @@ def pytest_configure(config):
         check_clauses(config.getoption("clause"), catalogue)
         waivers = load_waivers(config.getoption("waivers"), config.getoption("skip_level"), catalogue)
         demanded = load_profile(config.getoption("profile"), catalogue)
-        check_shared_targets(config.getoption("target"), _workers(config))
+        check_shared_targets(config.getoption("target"), _workers(config), config.getoption("judge"))
         make_results_directory(results)
     except (CatalogueError, SelectionError) as error:
         raise pytest.UsageError(str(error)) from None
@@ -131,9 +143,10 @@ def pytest_configure(config):
     config.stash[RESULTS_KEY] = {"run_id": run_id, "results": results, "saved_environment": saved,
                                  "started": _dt.datetime.now(_dt.timezone.utc).isoformat(),
                                  "targets": [target_identity(url) for url in config.getoption("target")] or
-                                            ["reference"],   # without secrets: run.json is shared
-                                 "waivers": waivers, "demanded": demanded, "profile": {}}
-    config.pluginmanager.register(ProfileCollector(config.stash[RESULTS_KEY]["profile"]))
+                                            ([] if config.getoption("client") else ["reference"]),   # no secrets
+                                 "waivers": waivers, "demanded": demanded, "profile": {}, "clients": []}
+    config.pluginmanager.register(ProfileCollector(config.stash[RESULTS_KEY]["profile"],
+                                                    config.stash[RESULTS_KEY]["clients"]))
 
 
 def pytest_unconfigure(config):
@@ -169,10 +182,14 @@ def _workers(config) -> int:
     return len(getattr(config.option, "tx", None) or [])
 
 
-def check_shared_targets(targets, workers: int) -> None:
+def check_shared_targets(targets, workers: int, judge: str | None = None) -> None:
     """Workers each host their own in-process reference, but a live server is one queue manager: each scenario
     resets or restarts it, which would pull the scene from under a scenario of another worker."""
     shared = [url for url in targets if not url.startswith("reference")]
+    if workers > 1 and judge:
+        raise SelectionError(f"--judge {target_identity(judge)}: {workers} pytest-xdist workers would share that "
+                             "judge and reset it under each other's scenarios; use one worker (-n 0), or leave "
+                             "--judge out (each worker then judges with a server of its own)")
     if workers > 1 and shared:
         raise SelectionError(f"--target {target_identity(shared[0])}: {workers} pytest-xdist workers would share "
                              "that server's one queue manager and reset it under each other's scenarios; certify a "
@@ -279,8 +296,14 @@ def pytest_collection_modifyitems(session, config, items):
         raise pytest.UsageError(f"clause catalogue: {error}") from None
     wanted = set(config.getoption("clause"))
     decided_only = config.getoption("decided_only")
+    servers = bool(config.getoption("target")) or not config.getoption("client")   # what --target/--client ask
+    clients = bool(config.getoption("client")) or not config.getoption("target")
     selected, deselected = [], []
     for item in items:
+        params = item.callspec.params if hasattr(item, "callspec") else {}
+        if ("target_url" in params and not servers) or ("client_command" in params and not clients):
+            deselected.append(item)
+            continue
         clauses = [mark.args[0] for mark in item.iter_markers("clause")]
         if not clauses:
             selected.append(item)
@@ -376,13 +399,16 @@ def pytest_runtest_makereport(item, call):
 class ProfileCollector:
     """Gathers each target's readings (its profile) from the scenarios that recorded one."""
 
-    def __init__(self, profile: dict) -> None:
+    def __init__(self, profile: dict, clients: list) -> None:
         self.profile = profile   # target -> decision -> set of readings
+        self.clients = clients   # the clients' names as their shims gave them
 
     def pytest_runtest_logreport(self, report) -> None:
         if report.when != "teardown":
             return
         properties = dict(report.user_properties)   # one target per scenario
+        if properties.get("target", "").startswith("client ") and properties["target"] not in self.clients:
+            self.clients.append(properties["target"])   # a client is named by its shim, known once it ran
         for name, value in report.user_properties:
             if name == "reading":
                 decision, _, reading = value.partition("=")
@@ -400,7 +426,8 @@ def pytest_sessionfinish(session, exitstatus):
     except CatalogueError:
         revisions = []
     record = {
-        "run_id": state["run_id"], "targets": state["targets"], "suite_version": suite_version(),
+        "run_id": state["run_id"], "targets": state["targets"] + state["clients"],
+        "suite_version": suite_version(),
         "spec_revisions": {document: revision for document, revision in revisions},
         "started": state["started"], "finished": _dt.datetime.now(_dt.timezone.utc).isoformat(),
         "exit_status": int(exitstatus), "waived_clauses": state["waivers"]["clauses"],

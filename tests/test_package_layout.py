@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PARTS = {"mqspec": "mqspec", "protocol": "mqspec.protocol", "reference": "mqspec.reference",
          "adapters": "mqspec.adapters", "steps": "mqspec.steps", "features": "mqspec.features",
-         "reports": "mqspec.reports", "strength": "mqspec.strength"}
+         "reports": "mqspec.reports", "strength": "mqspec.strength", "shims": "mqspec.shims"}
 # part -> the parts it may import (besides itself)
 ALLOWED = {
     "protocol": set(),
@@ -23,6 +23,7 @@ ALLOWED = {
     "reports": {"mqspec"},                                   # the catalogue and the suite's version
     "steps": {"protocol", "adapters", "mqspec"},             # never reference/: the suite judges by the spec
     "features": {"protocol", "adapters", "steps", "mqspec"},
+    "shims": {"protocol", "adapters", "mqspec"},             # clients under test: never the suite's steps
 }
 
 

@@ -266,6 +266,15 @@ class MqrrTarget(Target):
     def set_queue_manager_quota(self, quota: int) -> None:
         self._invoke("set_queue_manager_quota", quota=quota)
 
+    def judge_calls(self) -> list[dict]:
+        return self._invoke("judge_calls")
+
+    def judge_inject(self, method: str, kind: str, value: int = 0, skip: int = 0, times: int = 1) -> None:
+        self._invoke("judge_inject", method=method, kind=kind, value=value, skip=skip, times=times)
+
+    def judge_forget(self) -> None:
+        self._invoke("judge_forget")
+
     def mqqb_connect(self):
         """A TCP connection to the MS-MQQB port the server announced (capability mqqb_peer)."""
         if "mqqb_peer" not in self.capabilities or not self._identity.get("mqqb_port"):

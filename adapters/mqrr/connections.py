@@ -210,6 +210,8 @@ class Pool:
             if broken or self._closed:
                 self._open.discard(connection)
                 _close(connection, abrupt=False)
+                if not self._open:
+                    self.assoc_group = 0   # the group ended with its last connection: the next one starts anew
             else:
                 self._idle.append(connection)
 

@@ -41,6 +41,7 @@ OPERATIONS = {
     "abort_transaction": None, "elapse": "virtual_time", "restart": "restart", "list_messages": "list_messages",
     "reset": "reset", "await_rundown": None, "configure": "configure", "restart_holding_ports": "port_conflict",
     "set_queue_manager_quota": "queue_manager_quota",
+    "judge_calls": "judge", "judge_inject": "judge", "judge_forget": "judge",
 }
 
 
@@ -152,6 +153,8 @@ class ControlService:
             return self.remote_read.await_association_end(args["association"], args["timeout_ms"])
         if op == "restart_holding_ports":
             return self.restart_holding_ports(**args)   # the port RemoteRead is served on afterwards
+        if op.startswith("judge_"):
+            return getattr(self.remote_read, op)(**args)   # the judging server's records and injections
         if op == "send":
             args = dict(args, properties=MessageProperties(**args["properties"]))
         result = getattr(target, op)(**args)

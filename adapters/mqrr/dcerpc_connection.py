@@ -46,6 +46,7 @@ from .dcerpc_types import (
     NCA_S_UNSUPPORTED_TYPE,
     NOT_EXECUTED_STATUSES,
     Call,
+    Drop,
     Fault,
 )
 
@@ -339,6 +340,9 @@ class Connection:
         self.current = call
         outcome = self._execute(iface, call)
         self.current = None
+        if outcome[0] == "drop":
+            self.close(f"dropped by {type(iface).__name__} at opnum {opnum}")
+            return
         self.send(self._reply(outcome, call_id, p_cont_id, 0))
 
     def _execute(self, iface, call) -> tuple:
@@ -353,6 +357,8 @@ class Connection:
                                       f"on the wire; sent nca_s_fault_unspec")
                 status = NCA_S_FAULT_UNSPEC
             return "fault", status, PFC_DID_NOT_EXECUTE if status in NOT_EXECUTED_STATUSES else 0
+        except Drop:
+            return ("drop",)
         except MemoryError:
             return "fault", NCA_S_FAULT_REMOTE_NO_MEMORY, 0
         except Exception:  # noqa: BLE001 - an Interface bug: logged once, answered as a fault
@@ -406,6 +412,9 @@ class Connection:
         self.idle_since = self.server.now()
         if self.closed:               # the connection went while the call ran: now its group may end
             self.finish()
+            return
+        if outcome is not None and outcome[0] == "drop":
+            self.close(f"dropped by {type(running.iface).__name__} at opnum {running.call.opnum}")
             return
         if outcome is not None and not running.orphaned and not self.closing:   # [C706] 12.6.4.8
             self.send(self._reply(outcome, running.call_id, running.p_cont_id, running.cancel_count))

@@ -79,9 +79,9 @@ from dataclasses import dataclass, field
 from typing import Self
 
 from .dcerpc_connection import Connection
-from .dcerpc_types import Association, Call, Fault, Interface
+from .dcerpc_types import Association, Call, Drop, Fault, Interface
 
-__all__ = ["Association", "Call", "DceRpcServer", "Fault", "Interface"]
+__all__ = ["Association", "Call", "DceRpcServer", "Drop", "Fault", "Interface"]
 
 _logger = logging.getLogger(__name__)
 _GROUP_STRIDE = 0x9E3779B1     # odd: n -> base + n*stride is a bijection mod 2**32, so ids never repeat

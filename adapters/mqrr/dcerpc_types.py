@@ -38,6 +38,11 @@ class Fault(Exception):
         self.status = status
 
 
+class Drop(Exception):
+    """Raised from Interface.call: the server closes the connection and answers nothing (a judging server's
+    injected loss of the connection)."""
+
+
 @dataclass(eq=False)
 class Association:
     """An association group ([C706] 12.4, [MS-RPCE] 3.3.1.1.1): the scope of context handles."""

@@ -21,6 +21,7 @@ from mqspec.protocol.idl import PORT_STEP
 from ..target import Target
 from .control import ControlService
 from .dcerpc_server import DceRpcServer
+from .judging import JudgingService
 from .service import RemoteReadService
 
 EPHEMERAL_RANGE = "/proc/sys/net/ipv4/ip_local_port_range"
@@ -86,11 +87,14 @@ class Served:
 
 
 def serve(target: Target, host: str = "127.0.0.1", port: int = 0, *, log=None, tries: int = PORT_TRIES,
-          users=None, auth_level: int = 1, idle_timeout: float | None = 300.0) -> Served:
+          users=None, auth_level: int = 1, idle_timeout: float | None = 300.0, judge: bool = False) -> Served:
     """Start serving `target`; OSError when no port of the sequence can be bound.  With `users` (dcerpc_auth.Users)
-    binds may authenticate (NTLM, SPNEGO) and calls below `auth_level` are refused."""
-    remote_read = RemoteReadService(target, authenticated=users is not None)
-    control = ControlService(target, target.capabilities & ANNOUNCED, remote_read)
+    binds may authenticate (NTLM, SPNEGO) and calls below `auth_level` are refused.  With `judge` every RemoteRead
+    call is recorded and faults can be injected (judging.py; capability judge)."""
+    service = JudgingService if judge else RemoteReadService
+    remote_read = service(target, authenticated=users is not None)
+    control = ControlService(target, (target.capabilities & ANNOUNCED) | ({"judge"} if judge else set()),
+                             remote_read)
     port = port or free_sequence(host, tries)
     candidates = [port + attempt * PORT_STEP for attempt in range(tries)]
     for candidate in candidates:

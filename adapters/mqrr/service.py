@@ -70,16 +70,18 @@ class RemoteReadService:
             args = decode_request(call.opnum, call.stub, call.ndr64)
         except StubError as error:
             raise Fault(error.status) from None
+        return encode_response(call.opnum, self.run(call, name, args), call.ndr64)
+
+    def run(self, call: Call, name: str, args: dict) -> dict:
+        """The method `name` on its decoded arguments: its outputs (Fault for an RPC exception)."""
         owned = self._owned(call.association)   # also marks the association live until it ends
         for parameter in _HANDLE_PARAMETERS:
             if parameter in args and args[parameter] not in owned:
                 raise Fault(RpcStatus.NCA_S_FAULT_CONTEXT_MISMATCH)  # [C706] 5.1.6 strict context handles
         method = getattr(self, "_" + name.lower())
         if name in ("R_OpenQueue", "R_OpenQueueForMove"):   # MS-MQRR:2.1:03 where the caller's identity is used
-            out = method(call.association, owned, args, self._caller(call))
-        else:
-            out = method(call.association, owned, args)
-        return encode_response(call.opnum, out, call.ndr64)
+            return method(call.association, owned, args, self._caller(call))
+        return method(call.association, owned, args)
 
     def may_block(self, opnum: int, stub: bytes) -> bool:
         """A Start*Receive with a non-zero ulTimeout may wait (MS-MQRR 3.1.4.7)."""

@@ -1,0 +1,68 @@
+"""Every client scenario runs once per --client (default: mqspec's own, `python -m mqspec.shims.mqrr`).
+
+The client under test is a shim (docs/client-shim.md) started afresh for each
+scenario and pointed at the judging server: one this process serves on loopback
+(a reference queue manager, per pytest-xdist worker), or the one --judge names.
+Each scenario begins with the judge's queue manager as at its first start and no
+records.  This conftest's `world` replaces the server scenarios' one for the
+scenarios below this folder.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import sys
+
+import pytest
+
+from mqspec.adapters import TargetError
+from mqspec.adapters.judge import open_judge
+from mqspec.adapters.shim import Shim, ShimError
+from mqspec.steps.client_world import ClientWorld
+
+BUILT_IN = f"{shlex.quote(sys.executable)} -m mqspec.shims.mqrr"
+
+
+def client_commands(config) -> list[str]:
+    return config.getoption("client") or [BUILT_IN]
+
+
+def client_id(command: str) -> str:
+    """A short test id for a shim command: its module or program name (and its --options)."""
+    words = shlex.split(command)
+    if "-m" in words and words.index("-m") + 1 < len(words):
+        words = words[words.index("-m") + 1:]
+    else:
+        words = [re.sub(r".*[\\/]", "", words[0])] + words[1:]
+    return "client:" + " ".join(words)
+
+
+def pytest_generate_tests(metafunc):
+    if "client_command" in metafunc.fixturenames:
+        commands = client_commands(metafunc.config)
+        metafunc.parametrize("client_command", commands, ids=[client_id(c) for c in commands], scope="function")
+
+
+@pytest.fixture(scope="session")
+def judge(request):
+    try:
+        judge = open_judge(request.config.getoption("judge"))
+    except TargetError as error:
+        pytest.exit(f"--judge: {error}", returncode=4)
+    yield judge
+    judge.close()
+
+
+@pytest.fixture(autouse=True)
+def world(judge, client_command, request, tmp_path):
+    judge.begin_scenario()
+    try:
+        shim = Shim(client_command, stderr_path=tmp_path / "shim.stderr")
+        shim.start(judge.host, judge.port, judge.computer_name)
+    except ShimError as error:
+        pytest.fail(f"the client could not be started: {error}", pytrace=False)
+    request.node.user_properties.append(("target", f"client {shim.name}"))
+    world = ClientWorld(judge, shim, node=request.node)
+    yield world
+    shim.close()
