@@ -82,6 +82,8 @@ class Waiting:
 class RemoteReadClient:
     """MS-MQRR 3.2: the client's abstract data model and its operations."""
 
+    reject_class = MessageClass.MQMSG_CLASS_NACK_RECEIVE_REJECTED   # MS-MQRR 3.2.4.5
+
     def __init__(self, host: str, port: int) -> None:
         self.pool = Pool(host, port, (REMOTE_READ_UUID, "1.0"), credentials=Credentials())
         self.client_id = uuid.uuid4().bytes_le         # MS-MQRR 3.1.4.2: a GUID that identifies this client
@@ -105,7 +107,8 @@ class RemoteReadClient:
             return error.status, {}
         return out.get("ReturnValue", HRESULT.MQ_OK), out
 
-    def _open_args(self, format_name: str, access: int, share: int) -> dict:
+    # -- the seams a variant of this client changes (shims/wrong.py) ----------------------------------
+    def open_args(self, format_name: str, access: int, share: int) -> dict:
         try:
             queue_format = from_format_name(format_name)
         except ValueError:
@@ -113,6 +116,44 @@ class RemoteReadClient:
         return {"pQueueFormat": queue_format, "dwAccess": access, "dwShareMode": share, "pClientId": self.client_id,
                 "fNonRoutingServer": 1, "Major": VERSION[0], "Minor": VERSION[1], "BuildNumber": VERSION[2],
                 "fWorkgroup": 1}   # MS-MQRR 3.1.4.2: not a routing server; not in a domain
+
+    def new_request_id(self) -> int:
+        with self.lock:
+            return next(self.request_ids)   # MS-MQRR 3.1.4.7: unique, never reused while outstanding
+
+    def permits(self, opened: OpenQueue) -> bool:
+        """Whether the handle's access allows receiving, purging, moving (D-83: refused here otherwise)."""
+        return opened.access == Access.RECEIVE_ACCESS
+
+    def rebuild_message(self, out: dict) -> tuple[dict | None, int]:
+        """(the message, or None when the sections do not make one; the dwAck that says so)."""
+        try:
+            return rebuild(out["ppPacketSections"], out["pSequenceId"]), Ack.RR_ACK
+        except RebuildError:
+            return None, Ack.RR_NACK            # MS-MQRR 3.2.4.4.1 step 2
+
+    def end(self, opened: OpenQueue, transactional: bool, ack: int, request_id: int) -> int:
+        """R_EndReceive or R_EndTransactionalReceive of a receive that returned a packet."""
+        method = "R_EndTransactionalReceive" if transactional else "R_EndReceive"
+        return self.call(method, phContext=opened.handle, dwAck=ack, dwRequestId=request_id)[0]
+
+    def new_transaction_id(self) -> bytes:
+        return os.urandom(16)                   # MS-MQRR 2.2.8: a unique random XACTUOW
+
+    def cancel_waits(self, queue: str, cursor: str | None = None) -> None:
+        """MS-MQRR 3.2.4.12, 3.2.4.13 SHOULD: reads waiting on the queue (or cursor) are cancelled first."""
+        opened = self.queues[queue]
+        for waiting in list(self.waiting.values()):
+            if waiting.queue == queue and (cursor is None or waiting.cursor == cursor):
+                self.call("R_CancelReceive", phContext=opened.handle, dwRequestId=waiting.request_id)
+
+    def move_context(self, to: str) -> tuple[int, bytes | None]:
+        """(pMoveContext of the destination, the handle to close after the move) (MS-MQRR 3.2.4.6)."""
+        status, out = self.call("R_OpenQueueForMove", **self.open_args(to, Access.MQ_MOVE_ACCESS,
+                                                                       ShareMode.MQ_DENY_NONE))
+        if status != HRESULT.MQ_OK:
+            raise Refused(status)
+        return out["pMoveContext"], out["pphContext"]
 
     def queue(self, name: str) -> OpenQueue:
         if name not in self.queues:
@@ -122,16 +163,14 @@ class RemoteReadClient:
     # -- operations (MS-MQRR 3.2.4) ------------------------------------------------------------
     def open(self, queue: str, format_name: str, access: str, share: str) -> dict:
         access_code = ACCESS[access]
-        status, out = self.call("R_OpenQueue", **self._open_args(format_name, access_code, SHARE[share]))
+        status, out = self.call("R_OpenQueue", **self.open_args(format_name, access_code, SHARE[share]))
         if status == HRESULT.MQ_OK:
             self.queues[queue] = OpenQueue(out["pphContext"], format_name, access_code)   # MS-MQRR 3.2.4.1
         return {"status": status}
 
     def close(self, queue: str) -> dict:
         opened = self.queue(queue)
-        for name, waiting in list(self.waiting.items()):   # MS-MQRR 3.2.4.13 SHOULD: waits cancelled first
-            if waiting.queue == queue:
-                self.call("R_CancelReceive", phContext=opened.handle, dwRequestId=waiting.request_id)
+        self.cancel_waits(queue)
         for cursor in list(opened.cursors):
             self.close_cursor(cursor)
         status, _ = self.call("R_CloseQueue", pphContext=opened.handle)
@@ -142,7 +181,7 @@ class RemoteReadClient:
              transaction: str | None = None, max_body: int | None = None, cursor: str | None = None,
              wait: str | None = None, **more) -> dict:
         opened = self.queue(queue)
-        if not peek and opened.access != Access.RECEIVE_ACCESS:
+        if not peek and not self.permits(opened):
             raise Refused(HRESULT.MQ_ERROR_ACCESS_DENIED)   # D-83: MS-MQRR 3.1.4.7 access must permit it
         h_cursor = opened.cursors[cursor] if cursor is not None else 0
         if lookup_id is not None:
@@ -154,8 +193,7 @@ class RemoteReadClient:
         uow = None
         if transaction is not None and not peek:
             uow = self.enlist(transaction, opened.format_name)   # MS-MQRR 3.2.4.4.2 step 1
-        with self.lock:
-            request_id = next(self.request_ids)   # MS-MQRR 3.1.4.7: unique, never reused while outstanding
+        request_id = self.new_request_id()
         if wait is not None:
             self.waiting[wait] = Waiting(queue, request_id, cursor)
         args = {"phContext": opened.handle, "LookupId": lookup_id or 0, "hCursor": h_cursor, "ulAction": action,
@@ -172,14 +210,10 @@ class RemoteReadClient:
                 self.waiting.pop(wait, None)
         if status != HRESULT.MQ_OK:
             return {"status": status}
-        try:
-            message, ack = rebuild(out["ppPacketSections"], out["pSequenceId"]), Ack.RR_ACK
-        except RebuildError:
-            message, ack = None, Ack.RR_NACK            # MS-MQRR 3.2.4.4.1 step 2
+        message, ack = self.rebuild_message(out)
         if peek:
             return {"status": HRESULT.MQ_OK, "message": message} if message else {"status": HRESULT.MQ_ERROR}
-        end = "R_EndTransactionalReceive" if uow is not None else "R_EndReceive"
-        ended, _ = self.call(end, phContext=opened.handle, dwAck=ack, dwRequestId=request_id)
+        ended = self.end(opened, uow is not None, ack, request_id)
         if message is None:
             return {"status": HRESULT.MQ_ERROR}
         if ended != HRESULT.MQ_OK and uow is not None:
@@ -215,9 +249,7 @@ class RemoteReadClient:
     def close_cursor(self, cursor: str) -> dict:
         queue = self.cursor_queue(cursor)
         opened = self.queues[queue]
-        for name, waiting in list(self.waiting.items()):   # MS-MQRR 3.2.4.12 SHOULD: its waits cancelled first
-            if waiting.cursor == cursor:
-                self.call("R_CancelReceive", phContext=opened.handle, dwRequestId=waiting.request_id)
+        self.cancel_waits(queue, cursor)
         status, _ = self.call("R_CloseCursor", phContext=opened.handle, hCursor=opened.cursors.pop(cursor))
         return {"status": status}
 
@@ -231,31 +263,29 @@ class RemoteReadClient:
 
     def purge(self, queue: str) -> dict:
         opened = self.queue(queue)
-        if opened.access != Access.RECEIVE_ACCESS:
+        if not self.permits(opened):
             raise Refused(HRESULT.MQ_ERROR_ACCESS_DENIED)   # D-83: MS-MQRR 3.1.4.6
         status, _ = self.call("R_PurgeQueue", phContext=opened.handle)
         return {"status": status}
 
     def begin(self, transaction: str) -> dict:
-        uow = os.urandom(16)                             # MS-MQRR 2.2.8: a unique random XACTUOW
+        uow = self.new_transaction_id()
         self.transactions[transaction] = uow
         return {"status": HRESULT.MQ_OK, "transaction_id": uow.hex()}
 
     def reject(self, queue: str, lookup_id: int) -> dict:
         status, _ = self.call("R_SetUserAcknowledgementClass", phContext=self.queue(queue).handle,
-                              LookupId=lookup_id, usClass=MessageClass.MQMSG_CLASS_NACK_RECEIVE_REJECTED)
+                              LookupId=lookup_id, usClass=self.reject_class)
         return {"status": status}
 
     def move(self, queue: str, lookup_id: int, to: str, transaction: str | None = None) -> dict:
         opened = self.queue(queue)
         uow = self.enlist(transaction, to) if transaction is not None else bytes(16)   # MS-MQRR 3.2.4.6
-        status, out = self.call("R_OpenQueueForMove", **self._open_args(to, Access.MQ_MOVE_ACCESS,
-                                                                        ShareMode.MQ_DENY_NONE))
-        if status != HRESULT.MQ_OK:
-            return {"status": status}
-        status, _ = self.call("R_MoveMessage", phContextFrom=opened.handle, ullContextTo=out["pMoveContext"],
+        context, handle = self.move_context(to)
+        status, _ = self.call("R_MoveMessage", phContextFrom=opened.handle, ullContextTo=context,
                               LookupId=lookup_id, pTransactionId=uow)
-        self.call("R_CloseQueue", pphContext=out["pphContext"])
+        if handle is not None:
+            self.call("R_CloseQueue", pphContext=handle)
         return {"status": status}
 
     def bye(self) -> dict:
@@ -268,8 +298,8 @@ class RemoteReadClient:
 class ShimLoop:
     """Requests in, replies out (docs/client-shim.md); reads that wait run on threads of their own."""
 
-    def __init__(self, output) -> None:
-        self.output = output
+    def __init__(self, output, client_class=RemoteReadClient, name: str = f"mqspec-mqrr {__version__}") -> None:
+        self.output, self.client_class, self.name = output, client_class, name
         self.client: RemoteReadClient | None = None
         self.write_lock = threading.Lock()
         self.threads: list[threading.Thread] = []
@@ -284,8 +314,8 @@ class ShimLoop:
         op, number = request.get("op"), request.get("id")
         args = {key: value for key, value in request.items() if key not in ("op", "id")}
         if op == "hello":
-            self.client = RemoteReadClient(args["server"], args["port"])
-            return {"name": f"mqspec-mqrr {__version__}", "version": list(VERSION), "workgroup": True,
+            self.client = self.client_class(args["server"], args["port"])
+            return {"name": self.name, "version": list(VERSION), "workgroup": True,
                     "routing_server": False}
         if self.client is None:
             return {"error": f"{op} before hello"}
@@ -316,8 +346,8 @@ class ShimLoop:
         return {"unimplemented": op}
 
 
-def main() -> int:
-    loop = ShimLoop(sys.stdout)
+def main(client_class=RemoteReadClient, name: str | None = None) -> int:
+    loop = ShimLoop(sys.stdout, client_class, *([name] if name else []))
     for line in sys.stdin:
         request = json.loads(line)
         reply = loop.handle(request)

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CHECKOUT = (sys.executable, "-m", "mqspec.cli")
 IN_PROCESS = ("MS-MQRR:3.1.4.7:16", "MS-MQDMPR:3.1.7.1.10:01", "MS-MQRR:2.1:01")
 OVER_THE_WIRE = ("MS-MQRR:3.1.4.9:04", "MS-MQRR:2.2.4.1:01", "MS-MQRR:3.1.4.2:02")
-PARTS = ("mqspec", "protocol", "reference", "adapters", "steps", "features", "spec", "reports", "strength")
+PARTS = ("mqspec", "protocol", "reference", "adapters", "steps", "features", "spec", "reports", "strength", "shims")
 
 pytestmark = pytest.mark.slow
 
