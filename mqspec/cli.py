@@ -1,6 +1,7 @@
 """The `mqspec` command line.
 
-    mqspec certify [--target URL ...] [--results DIR] [--clause ID ...] [--waivers FILE]
+    mqspec certify [--target URL ...] [--client COMMAND ...] [--judge URL] [--results DIR]
+                   [--clause ID ...] [--waivers FILE]
                    [--skip-level LEVEL ...] [--profile P] [--deep] [--tracebacks] [--no-report]
                    [--master URL]
     mqspec report RESULTS... [--output DIR] [--master URL] [--baseline RUN_ID] [--any-suite-version]
@@ -48,7 +49,13 @@ def main(argv: list[str] | None = None) -> int:
                                   epilog=TARGET_HELP + "\n\n" + WAIVER_HELP,
                                   formatter_class=argparse.RawDescriptionHelpFormatter)
     certify.add_argument("--target", action="append", default=[], metavar="URL",
-                         help="queue manager to certify (repeatable; default: reference)")
+                         help="queue manager to certify (repeatable; default: reference, unless --client is given)")
+    certify.add_argument("--client", action="append", default=[], metavar="COMMAND",
+                         help="MS-MQRR client to certify: the command that starts its shim (repeatable; "
+                              "docs/client-shim.md)")
+    certify.add_argument("--judge", metavar="URL",
+                         help="judging server for --client: the mqrr://host:port of `mqspec serve --judge` "
+                              "(default: one served in this process on loopback)")
     certify.add_argument("--results", metavar="DIR", help="results directory (default: ./results/<run id>)")
     certify.add_argument("--clause", action="append", default=[], metavar="ID", help="only this clause")
     certify.add_argument("--waivers", metavar="FILE", help="TOML file of waived clauses and skipped levels")
@@ -176,10 +183,20 @@ def suite_arguments() -> list[str]:
 
 def _certify(args) -> int:
     from mqspec.adapters import TargetError, connect
-    targets = args.target or ["reference"]
+    targets = args.target or ([] if args.client else ["reference"])
     for url in targets:
         try:
             connect(url).close()
+        except TargetError as error:
+            raise UsageError(str(error)) from None
+    if args.judge and not args.client:
+        raise UsageError("--judge: it judges clients; name the client to certify with --client COMMAND")
+    for command in args.client:
+        _check_client(command)
+    if args.judge:
+        from mqspec.adapters.judge import open_judge
+        try:
+            open_judge(args.judge).close()
         except TargetError as error:
             raise UsageError(str(error)) from None
     from .catalogue import CatalogueError, load_catalogue
@@ -206,6 +223,10 @@ def _certify(args) -> int:
     pytest_args = suite_arguments() + ["-p", "no:cacheprovider", "-q"]
     for url in targets:
         pytest_args += ["--target", url]
+    for command in args.client:
+        pytest_args += ["--client", command]
+    if args.judge:
+        pytest_args += ["--judge", args.judge]
     for clause in args.clause:
         pytest_args += ["--clause", clause]
     for level in args.skip_level:
@@ -222,7 +243,7 @@ def _certify(args) -> int:
     # the machines' example database (failing examples are replayed first next time) beside the runs, not in the
     # directory the user runs in
     set_hypothesis_home_dir(results.parent / ".hypothesis")
-    shown = ", ".join(target_identity(url) for url in targets)
+    shown = ", ".join([target_identity(url) for url in targets] + [f"the client `{c}`" for c in args.client])
     status = _run_pytest(pytest_args, log, args.tracebacks, f"certifying {shown}")
     if status == pytest.ExitCode.NO_TESTS_COLLECTED:
         print("mqspec: no scenario matched the selection; nothing was certified", file=sys.stderr)
@@ -257,6 +278,24 @@ def _certify(args) -> int:
     if not args.tracebacks:
         print(f"  pytest's output, tracebacks included: {log}")
     return 0 if conformant else 1
+
+
+def _check_client(command: str) -> None:
+    """A shim command that can be split as a shell would and names a program that exists (UsageError otherwise);
+    whether it speaks the shim protocol shows in the first scenario."""
+    import shlex
+    import shutil
+    try:
+        words = shlex.split(command)
+    except ValueError as error:
+        raise UsageError(f"--client {command!r}: {error}") from None
+    if not words:
+        raise UsageError("--client: the shim's command is empty")
+    program = words[0]
+    found = shutil.which(program) if os.sep not in program else (program if os.access(program, os.X_OK) else None)
+    if found is None:
+        raise UsageError(f"--client {command!r}: no program {program!r} "
+                         + ("on PATH" if os.sep not in program else "that can be run"))
 
 
 def _check_spark(master: str) -> str | None:

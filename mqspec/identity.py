@@ -25,3 +25,15 @@ def target_identity(url: str) -> str:
     if len(options) == len(parse_qsl(parts.query, keep_blank_values=True)):
         return url
     return urlunsplit((parts.scheme, parts.netloc, parts.path, urlencode(options, safe=":/"), parts.fragment))
+
+
+CLIENT = "client "   # a client under test is the target "client <the name its shim gave>"
+
+
+def client_target(name: str) -> str:
+    return CLIENT + name
+
+
+def target_side(target: str) -> str:
+    """Which side of MS-MQRR a target plays, so it is judged only by that side's clauses: "client" or "server"."""
+    return "client" if target.startswith(CLIENT) else "server"

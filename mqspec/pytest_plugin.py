@@ -45,7 +45,7 @@ import pytest
 
 from .catalogue import LEVELS, CatalogueError, load_catalogue
 from .coverage import scenario_clauses
-from .identity import target_identity
+from .identity import target_identity, target_side
 from .parts import SUITE_FILES, SUITE_PARTS, part
 
 # The step vocabulary: every scenario's steps are defined in these modules (tests/test_step_vocabulary.py).
@@ -407,7 +407,7 @@ class ProfileCollector:
         if report.when != "teardown":
             return
         properties = dict(report.user_properties)   # one target per scenario
-        if properties.get("target", "").startswith("client ") and properties["target"] not in self.clients:
+        if target_side(properties.get("target", "")) == "client" and properties["target"] not in self.clients:
             self.clients.append(properties["target"])   # a client is named by its shim, known once it ran
         for name, value in report.user_properties:
             if name == "reading":

@@ -1,8 +1,9 @@
 """The certification record of one target: what was certified, against what, with what verdict.
 
 A record names the suite version and the specification revisions it certifies
-against, the target (its URL without secrets), the run, the verdict of every
-clause of the catalogue (with the reason for any that did not pass), the
+against, the target (a server's URL without secrets, or "client NAME" for a
+client, named by its shim) and the side of MS-MQRR it plays, the run, the
+verdict of every clause of that side (with the reason for any that did not pass), the
 waivers with their reasons, the levels skipped, and, where the run recorded
 them, the readings the target showed of the open decisions (its profile) and
 the profile that was demanded.  `sha256` is the SHA-256 of the record's
@@ -15,6 +16,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+
+from mqspec.identity import target_side
 
 FORMAT = "mqspec certification record 1"
 
@@ -44,6 +47,7 @@ def certification_record(model: dict, target: str) -> dict:
     record = {
         "format": FORMAT,
         "target": target,
+        "side": target_side(target),   # a client is certified by the client's clauses, a server by the server's
         "run_id": run["run_id"],
         "started": run["started"],
         "finished": run["finished"],

@@ -40,7 +40,8 @@ SCENARIO_RUNS = _schema(("run_id", S), ("name", S), ("feature_uri", S), ("featur
 STEPS = _schema(("run_id", S), ("name", S), ("step_index", I), ("keyword", S), ("text", S), ("line", I),
                 ("status", S), ("duration_ns", L), ("error_message", S))
 CLAUSES = _schema(("clause_id", S), ("document", S), ("revision", S), ("section", S), ("section_title", S),
-                  ("level", S), ("testable", B), ("text", S), ("reason", S), ("decisions", STRINGS))
+                  ("level", S), ("testable", B), ("text", S), ("reason", S), ("decisions", STRINGS),
+                  ("side", S))
 DECISIONS = _schema(("decision_id", S), ("title", S), ("kind", S), ("readings", STRINGS), ("windows", S))
 SUITE_SCENARIOS = _schema(("feature_uri", S), ("feature_name", S), ("scenario_name", S), ("line", I),
                           ("clauses", STRINGS), ("decisions", STRINGS), ("steps", STRINGS))

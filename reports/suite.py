@@ -27,7 +27,7 @@ FEATURES = part("features")
 def clause_rows(catalogue: Catalogue) -> list[dict]:
     return [{"clause_id": c.id, "document": c.document, "revision": c.revision, "section": c.section,
              "section_title": c.section_title, "level": c.level, "testable": c.testable, "text": c.text,
-             "reason": c.reason, "decisions": list(c.decisions)} for c in catalogue.clauses.values()]
+             "reason": c.reason, "decisions": list(c.decisions), "side": c.side} for c in catalogue.clauses.values()]
 
 
 def decision_rows(catalogue: Catalogue) -> list[dict]:

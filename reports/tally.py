@@ -15,7 +15,7 @@ import re
 from pathlib import Path
 
 from mqspec.catalogue import Catalogue
-from mqspec.identity import target_identity
+from mqspec.identity import target_identity, target_side
 
 from .errors import InputError
 from .junit import read_junit
@@ -71,6 +71,8 @@ def tally(results: Path, catalogue: Catalogue) -> dict:
     for target in targets:
         matrix[target] = {}
         for clause in catalogue.clauses.values():
+            if clause.side != target_side(target):   # judged only by its own side's clauses (verdicts.py)
+                continue
             verdict, reason = _clause_verdict(clause, seen.get((target, clause.id), []), covered, waived_clauses,
                                               skipped)
             matrix[target][clause.id] = {"verdict": verdict, "reason": reason}

@@ -15,8 +15,11 @@ A clause's verdict for one target in one run combines its scenarios, the first o
 these that applies winning: failed, passed, not run, waived.  A clause no scenario
 reached in that run is untestable (the catalogue says why), waived (the run
 record waived it or its level), "not run: not selected in this run" (a scenario
-exists) or "not run: no scenario checks it".  Every clause of the catalogue gets a
-verdict for every (run, target), so the matrix has no holes.
+exists) or "not run: no scenario checks it".  A target is judged only by the
+clauses of the side of MS-MQRR it plays (a clause's `side`; a target named
+"client ..." is a client, any other a server): every such clause gets a verdict
+for every (run, target), so each target's column has no holes, and the other
+side's clauses are simply not its business.
 
 Ties are broken by the scenario's name, so the same input gives the same reason
 whatever the partitioning (local[*] or a cluster).
@@ -25,6 +28,8 @@ whatever the partitioning (local[*] or a cluster).
 from __future__ import annotations
 
 from pyspark.sql import DataFrame, Window, functions as F
+
+from mqspec.identity import CLIENT
 
 VERDICTS = ("passed", "failed", "not run", "waived", "untestable")
 WAIVED_CLAUSE = r"^waived: ([A-Za-z-]+:[0-9A-Za-z.]+:[0-9]{2}): "
@@ -75,9 +80,11 @@ def clause_results(scenarios: DataFrame) -> DataFrame:
 
 
 def run_targets(runs: DataFrame) -> DataFrame:
-    """One row per (run_id, target) with what the run record says of it."""
-    return runs.select("run_id", F.explode("targets").alias("target"), "suite_version", "started",
-                       "waived_clauses", "skipped_levels")
+    """One row per (run_id, target) with what the run record says of it, and the side of MS-MQRR it plays."""
+    targets = runs.select("run_id", F.explode("targets").alias("target"), "suite_version", "started",
+                          "waived_clauses", "skipped_levels")
+    # the one rule of mqspec.identity.target_side, as a column
+    return targets.withColumn("side", F.when(F.col("target").startswith(CLIENT), "client").otherwise("server"))
 
 
 def clause_verdicts(results: DataFrame, clauses: DataFrame, runs: DataFrame, suite_scenarios: DataFrame) -> DataFrame:
@@ -99,8 +106,10 @@ def clause_verdicts(results: DataFrame, clauses: DataFrame, runs: DataFrame, sui
     # only the keys of the grid travel through the join's shuffle; the clause's and the run's own columns
     # (long texts, maps) join after it, from broadcast copies (a row per clause, a row per run and target)
     runs_targets = run_targets(runs)
-    grid = (F.broadcast(runs_targets.select("run_id", "target")).crossJoin(clauses.select("clause_id"))
-            .join(combined, keys, "left")
+    # a target is judged by the clauses of its own side: a server by the server's, a client by the client's
+    grid = (F.broadcast(runs_targets.select("run_id", "target", "side")).join(clauses.select("clause_id", "side"),
+                                                                             "side")
+            .drop("side").join(combined, keys, "left")
             .join(F.broadcast(clauses.join(F.broadcast(covered), "clause_id", "left")), "clause_id")
             .join(F.broadcast(runs_targets), ["run_id", "target"]))
     record_waiver = F.try_element_at("waived_clauses", F.col("clause_id"))

@@ -1,13 +1,14 @@
 """The verdicts certify gives without Spark (reports/tally.py) are the report's, clause by clause.
 
-One real run of the suite, against the reference and a wrong queue manager, with a waiver: clauses pass, fail,
-are not run for want of a capability, are waived, not selected, or untestable.  The Spark pipeline and the
-plain tally read the same results directory and must give every clause of the catalogue, for each target, the
-same verdict and the same reason.
+One real run of the suite, against the reference and a wrong queue manager, and mqspec's own client and a wrong
+client, with a waiver: clauses pass, fail, are not run for want of a capability, are waived, not selected, or
+untestable.  The Spark pipeline and the plain tally read the same results directory and must give every clause
+of the target's side of MS-MQRR (a server's, a client's), for each target, the same verdict and the same reason.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -17,12 +18,16 @@ import pytest
 
 from mqspec.catalogue import load_catalogue
 from mqspec.reports.pipeline import make_report
+from mqspec.reports.record import record_file_name
 from mqspec.reports.tally import tally
 from tests.test_reports_fixtures import spark  # noqa: F401
 
 ROOT = Path(__file__).resolve().parent.parent
 VARIANT = "reference?variant=peek-leaves-cursor-unread"
-CLAUSES = ("MS-MQRR:3.1.4.7:16", "MS-MQDMPR:3.2.7.2:01", "MS-MQRR:2.1:01", "MS-MQRR:3.1.4.1:01")
+CLAUSES = ("MS-MQRR:3.1.4.7:16", "MS-MQDMPR:3.2.7.2:01", "MS-MQRR:2.1:01", "MS-MQRR:3.1.4.1:01",
+           "MS-MQRR:3.1.4.9:03")   # the last, a client's: dwAck is RR_ACK or RR_NACK
+CLIENTS = (f"{sys.executable} -m mqspec.shims.mqrr", f"{sys.executable} -m mqspec.shims.wrong ack-zero")
+WRONG_CLIENT = "client mqspec-wrong-ack-zero"
 WAIVED = "MS-MQRR:3.1.4.1:01"
 
 
@@ -33,6 +38,8 @@ def run(tmp_path_factory) -> Path:
     waivers.write_text(f'[waive]\n"{WAIVED}" = "the tally must show waivers too"\n', encoding="utf-8")
     command = [sys.executable, "-m", "mqspec.cli", "certify", "--no-report", "--results", str(where / "results"),
                "--target", "reference", "--target", VARIANT, "--waivers", str(waivers)]
+    for client in CLIENTS:
+        command += ["--client", client]
     for clause in CLAUSES:
         command += ["--clause", clause]
     process = subprocess.run(command, cwd=where, capture_output=True, text=True, timeout=600)
@@ -46,6 +53,7 @@ def test_the_tally_gives_each_clause_the_reports_verdict_and_reason(run, spark):
     plain = tally(run, catalogue)
     report = make_report([run], run / "report", spark=spark, any_suite_version=True, quiet=True)
     assert plain["targets"] == report.model["targets"]
+    assert len(plain["targets"]) == 4
     for target in plain["targets"]:
         spark_matrix = {clause: (row["verdict"], row["reason"])
                         for clause, row in report.model["matrix"][target].items()}
@@ -56,6 +64,16 @@ def test_the_tally_gives_each_clause_the_reports_verdict_and_reason(run, spark):
     shown = {row["verdict"] for matrix in plain["matrix"].values() for row in matrix.values()}
     assert shown == {"passed", "failed", "not run", "waived", "untestable"}
     assert plain["matrix"][VARIANT]["MS-MQDMPR:3.2.7.2:01"]["verdict"] == "failed"
+    assert plain["matrix"][WRONG_CLIENT]["MS-MQRR:3.1.4.9:03"]["verdict"] == "failed"
+    # each target is judged by its own side's clauses only: no client clause is "not run" for a server
+    for target in plain["targets"]:
+        side = "client" if target.startswith("client ") else "server"
+        assert set(plain["matrix"][target]) == {c.id for c in catalogue.clauses.values() if c.side == side}
+    # the certification record names the client as its shim did, and its side
+    record = json.loads((run / "report" / record_file_name(WRONG_CLIENT)).read_text(encoding="utf-8"))
+    assert (record["target"], record["side"], record["conformant"]) == (WRONG_CLIENT, "client", False)
+    assert record["verdicts"]["MS-MQRR:3.1.4.9:03"]["verdict"] == "failed"
+    assert not any(clause.startswith("MS-MQDMPR") for clause in record["verdicts"])
     assert plain["matrix"]["reference"][WAIVED] == {"verdict": "waived",
                                                     "reason": f"{WAIVED}: the tally must show waivers too"}
 

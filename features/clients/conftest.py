@@ -19,6 +19,7 @@ import pytest
 from mqspec.adapters import TargetError
 from mqspec.adapters.judge import open_judge
 from mqspec.adapters.shim import Shim, ShimError
+from mqspec.identity import client_target
 from mqspec.steps.client_world import ClientWorld
 
 BUILT_IN = f"{shlex.quote(sys.executable)} -m mqspec.shims.mqrr"
@@ -62,7 +63,7 @@ def world(judge, client_command, request, tmp_path):
         shim.start(judge.host, judge.port, judge.computer_name)
     except ShimError as error:
         pytest.fail(f"the client could not be started: {error}", pytrace=False)
-    request.node.user_properties.append(("target", f"client {shim.name}"))
+    request.node.user_properties.append(("target", client_target(shim.name)))
     world = ClientWorld(judge, shim, node=request.node)
     yield world
     shim.close()

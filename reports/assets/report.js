@@ -43,7 +43,12 @@
       el("td", {"class": "id"}, [clause.clause_id]), el("td", {}, [clause.level]),
       el("td", {}, [clause.section + " " + clause.section_title]), el("td", {}, [clause.text])]);
     targets.forEach(function (target) {
-      var verdict = (data.matrix[target][clause.clause_id] || {verdict: "not run", reason: ""});
+      var verdict = data.matrix[target][clause.clause_id];
+      if (!verdict) {   // a clause of the other side of MS-MQRR: not this target's business
+        row.appendChild(el("td", {"class": "verdict other-side", title: "a requirement on the " + clause.side +
+                               ", and " + target + " is not one"}, ["\u2014"]));
+        return;
+      }
       row.appendChild(el("td", {"class": "verdict " + verdictClass(verdict.verdict), title: verdict.reason || ""},
                          [verdict.verdict]));
     });
@@ -79,6 +84,7 @@
     });
     targets.forEach(function (target) {
       var verdict = data.matrix[target][clause.clause_id];
+      if (!verdict) { return; }
       box.appendChild(el("h3", {}, [target + ": ", el("span", {"class": "badge " + verdictClass(verdict.verdict)},
         [verdict.verdict]), verdict.reason ? " " + verdict.reason : ""]));
       var found = byClause[target][clause.clause_id] || [];
@@ -119,7 +125,8 @@
       var clause = entry.clause;
       var visible = (!documentName || clause.document === documentName) &&
         (!text || (clause.clause_id + " " + clause.text + " " + clause.section_title).toLowerCase().indexOf(text) >= 0) &&
-        (!verdict || targets.some(function (t) { return data.matrix[t][clause.clause_id].verdict === verdict; }));
+        (!verdict || targets.some(function (t) {
+          return (data.matrix[t][clause.clause_id] || {}).verdict === verdict; }));
       entry.row.hidden = !visible;
       var next = entry.row.nextElementSibling;
       if (next && next.classList.contains("detail")) { next.hidden = !visible; }

@@ -19,6 +19,9 @@ Feature: MS-MQRR 3.1.4.4 R_CreateCursor (client)
     Given the judge will answer MQ_ERROR_INSUFFICIENT_RESOURCES to the next R_CreateCursor
     When the application creates the cursor "c" on "orders"
     Then the application is told MQ_ERROR_INSUFFICIENT_RESOURCES
+    When the application peeks with the cursor "c"
+    Then the application is told of a failure
+    And the client never used the outputs of a call that failed
     When the application creates the cursor "c" on "orders"
     And the application peeks with the cursor "c"
     Then the application gets "m1"

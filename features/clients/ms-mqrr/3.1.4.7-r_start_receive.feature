@@ -31,6 +31,16 @@ Feature: MS-MQRR 3.1.4.7 R_StartReceive (client)
     And the client never reused a dwRequestId on a handle while it was outstanding
     And the client ended every receive that returned a message, by its handle and dwRequestId
 
+  @clause:MS-MQRR:3.1.4.7:05
+  Scenario: A second read on a handle where a read waits takes a dwRequestId of its own
+    Given the judge holds the queue "empty"
+    And the application opens "empty" to receive
+    When the application starts receiving from "empty" as "r1", waiting up to 30 seconds
+    And the application peeks at "empty"
+    And the application cancels "r1"
+    Then "r1" ends with MQ_ERROR_OPERATION_CANCELLED
+    And the client never reused a dwRequestId on a handle while it was outstanding
+
   @clause:MS-MQRR:3.1.4.7:02 @decision:D-83
   Scenario: A queue opened only to peek is not received from through its handle
     Given the application opens "orders" to peek
