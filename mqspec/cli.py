@@ -6,7 +6,7 @@
                    [--master URL]
     mqspec report RESULTS... [--output DIR] [--master URL] [--baseline RUN_ID] [--any-suite-version]
     mqspec gate --baseline FILE [CURRENT] [--master URL]
-    mqspec clauses [--untested]
+    mqspec clauses [--untested] [--untestable]
     mqspec serve [--host H] [--port P] [--store PATH] [--target URL] [--allow-remote]
     mqspec strength [--jobs N] [--variant NAME ...] [--results DIR] [--quick] [--list]
                     [--mutants [--sample N] [--seed S]]
@@ -99,6 +99,8 @@ def main(argv: list[str] | None = None) -> int:
     gate.add_argument("--master", default="local[*]", metavar="URL", help="Spark master (default local[*])")
     clauses = commands.add_parser("clauses", help="summarise the clause catalogue")
     clauses.add_argument("--untested", action="store_true", help="list testable clauses no scenario checks")
+    clauses.add_argument("--untestable", action="store_true",
+                         help="list the clauses no scenario can check, each with the reason")
     serve = commands.add_parser("serve", help="serve the reference queue manager over MS-MQRR (DCE/RPC)",
                                 description="Serve an in-process queue manager over MS-MQRR (ncacn_ip_tcp) and the "
                                             "mqspec control interface, on one port, until interrupted.")
@@ -523,7 +525,7 @@ def _serve(args) -> int:
 
 
 def _clauses(args) -> int:
-    from .catalogue import CatalogueError, load_catalogue
+    from .catalogue import SIDES, CatalogueError, load_catalogue
     from .coverage import scenario_clauses
     try:
         catalogue = load_catalogue()
@@ -534,6 +536,15 @@ def _clauses(args) -> int:
     done = [clause for clause in testable if clause.id in covered]
     print(f"{len(catalogue.clauses)} clauses, {len(testable)} testable, {len(done)} covered by scenarios, "
           f"{len(catalogue.decisions)} decisions")
+    for side in SIDES:
+        mine = [clause for clause in catalogue.clauses.values() if clause.side == side]
+        print(f"  {side}: {len(mine)} clauses, {sum(clause.testable for clause in mine)} testable, "
+              f"{sum(clause.id in covered for clause in mine if clause.testable)} covered, "
+              f"{sum(not clause.testable for clause in mine)} untestable")
+    if args.untestable:
+        for clause in catalogue.clauses.values():
+            if not clause.testable:
+                print(f"  {clause.id}  {clause.side:<6} {clause.level:<8} {clause.reason}")
     if args.untested:
         for clause in testable:
             if clause.id not in covered:

@@ -124,6 +124,16 @@ def test_clauses_summary(capsys):
     assert main(["clauses"]) == 0
     out = capsys.readouterr().out
     assert "testable" in out and "covered by scenarios" in out
+    assert "\n  server: " in out and "\n  client: " in out
+
+
+def test_the_untestable_clauses_are_listed_each_with_its_reason(capsys):
+    """Issue 15's measure: at most 45 untestable clauses, each with a reason of its own."""
+    assert main(["clauses", "--untestable"]) == 0
+    listed = [line.split() for line in capsys.readouterr().out.splitlines() if line.startswith("  MS")]
+    assert 0 < len(listed) <= 45
+    assert all(len(words) > 5 for words in listed)   # id, side, level and a reason in words
+    assert not any(" ".join(words[3:]).startswith("a requirement on the client") for words in listed)
 
 
 def _certify(tmp_path, *extra) -> tuple[subprocess.CompletedProcess, Path]:

@@ -119,8 +119,11 @@ def test_the_report_renders_its_matrix_in_chromium_without_errors_or_network(spa
         document.querySelectorAll('#matrix tbody tr.clause td.verdict').length,
         document.querySelectorAll('#matrix thead th').length,
         document.querySelectorAll('#matrix tbody td.verdict.v-failed').length,
-        document.querySelectorAll('svg.chart').length]""")
+        document.querySelectorAll('svg.chart').length,
+        document.querySelectorAll('#matrix tbody td.verdict.other-side').length]""")
     assert counts[:4] == [clauses, 2 * clauses, 4 + 2, 1], counts
+    # the two targets are servers: the client clauses' cells say they are not theirs
+    assert counts[5] == 2 * sum(clause["side"] == "client" for clause in report.model["clauses"]) > 0
     assert counts[4] >= 4   # coverage by document and verdicts across runs, for each target
     browser.evaluate(f"document.querySelector('tr.clause[data-clause=\"{roles['regressed']}\"]').click()")
     opened = browser.evaluate("""(function () {
