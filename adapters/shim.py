@@ -45,14 +45,20 @@ class ShimUnimplemented(RuntimeError):
         self.op = op
 
 
+def shim_argv(command: str) -> list[str]:
+    """The shim's command split as a shell would (it runs without one); ShimError when it cannot be."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as error:
+        raise ShimError(f"--client {command!r}: {error}") from None
+    if not argv:
+        raise ShimError("--client: the shim's command is empty")
+    return argv
+
+
 class Shim:
     def __init__(self, command: str, *, stderr_path: Path | None = None, env: dict | None = None) -> None:
-        try:
-            argv = shlex.split(command)
-        except ValueError as error:
-            raise ShimError(f"--client {command!r}: {error}") from None
-        if not argv:
-            raise ShimError("--client: the shim's command is empty")
+        argv = shim_argv(command)
         self.command = command
         self._stderr_path = stderr_path or Path(tempfile.mkstemp(prefix="mqspec-shim-", suffix=".log")[1])
         self._stderr = open(self._stderr_path, "wb")

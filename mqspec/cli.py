@@ -285,15 +285,13 @@ def _certify(args) -> int:
 def _check_client(command: str) -> None:
     """A shim command that can be split as a shell would and names a program that exists (UsageError otherwise);
     whether it speaks the shim protocol shows in the first scenario."""
-    import shlex
     import shutil
+
+    from mqspec.adapters.shim import ShimError, shim_argv
     try:
-        words = shlex.split(command)
-    except ValueError as error:
-        raise UsageError(f"--client {command!r}: {error}") from None
-    if not words:
-        raise UsageError("--client: the shim's command is empty")
-    program = words[0]
+        program = shim_argv(command)[0]
+    except ShimError as error:
+        raise UsageError(str(error)) from None
     found = shutil.which(program) if os.sep not in program else (program if os.access(program, os.X_OK) else None)
     if found is None:
         raise UsageError(f"--client {command!r}: no program {program!r} "

@@ -5,7 +5,7 @@ Options
     --client COMMAND  an MS-MQRR client to certify through its shim (repeatable; see
                       docs/client-shim.md).  With --client alone only client scenarios
                       run, with --target alone only server scenarios; with neither, both
-                      (the reference and mqspec's own client)
+                      (the reference and the two shipped client shims)
     --judge URL       the judging server of the client scenarios (default: served here)
     --results DIR     where the run writes junit.xml, cucumber.json, run.json and
                       machines.ndjson (default: ./results/<run id>)

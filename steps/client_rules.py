@@ -199,8 +199,7 @@ def paired_every_receive(world, calls) -> list[str]:
             continue
         end = ENDS[start["method"]]
         matched = [call for call in calls.records[start["seq"] + 1:]
-                   if call["method"] == end and (call["args"] or {}).get("dwRequestId") == args["dwRequestId"]
-                   and (call["args"] or {}).get("phContext") == args["phContext"]]
+                   if call["method"] == end and _same_request(call, start)]
         if not matched:
             other = [call for call in calls.records[start["seq"] + 1:]
                      if call["method"] in ENDS.values() and (call["args"] or {}).get("dwRequestId") == args["dwRequestId"]]
@@ -247,9 +246,7 @@ def ends_match_their_start(world, calls) -> list[str]:
         args = call["args"] or {}
         wanted = {"R_EndReceive": ("R_StartReceive",), "R_EndTransactionalReceive": ("R_StartTransactionalReceive",),
                   "R_CancelReceive": STARTS}[call["method"]]
-        if not any(start["method"] in wanted and (start["args"] or {}).get("phContext") == args.get("phContext")
-                   and (start["args"] or {}).get("dwRequestId") == args.get("dwRequestId")
-                   for start in calls.records[:call["seq"]]):
+        if not any(start["method"] in wanted and _same_request(call, start) for start in calls.records[:call["seq"]]):
             problems.append(f"{_name(call)} named dwRequestId {args.get('dwRequestId')} on a handle where no "
                             f"{' or '.join(wanted)} used it")
     return problems
@@ -349,7 +346,7 @@ def acknowledgement_class(world, calls) -> list[str]:
             continue
         start = received[-1]
         ended = [end for end in calls.of("R_EndTransactionalReceive") if start["seq"] < end["seq"] < call["seq"]
-                 and (end["args"] or {}).get("dwRequestId") == start["args"]["dwRequestId"]]
+                 and _same_request(end, start)]
         if not ended:
             problems.append(f"{_name(call)} came before the R_EndTransactionalReceive of {_name(start)}")
         uow = start["args"]["pTransactionId"]
@@ -440,21 +437,30 @@ def _plain_format(format_name: str) -> dict:
 
 def handle_per_queue(world, calls) -> list[str]:
     # MS-MQRR:3.2.1:01: each operation on a queue uses that queue's handle; cursors stay with their handle
-    problems, handles = [], {}
+    problems, handles, owners = [], {}, {}
     for asked in world.asked:
         window = _during(calls, asked)
+        if asked.op == "cursor":
+            owners[asked.args["cursor"]] = asked.args["queue"]
+        queue = asked.args.get("queue", owners.get(asked.args.get("cursor")))   # a cursor's operations: its queue's
         if asked.op == "open" and asked.status == HRESULT.MQ_OK:
             made = [call for call in window if call["method"] == "R_OpenQueue" and _ok(call)]
             if made:
                 handles[asked.args["queue"]] = made[0]["outputs"]["pphContext"]
-        elif "queue" in asked.args and asked.args["queue"] in handles:
-            own = handles[asked.args["queue"]]
+        elif queue in handles:
+            own = handles[queue]
             for call in window:
                 if call["method"] in NEEDS_OPEN_QUEUE and _handle(call) not in (own, None) \
                         and calls.handles.get(_handle(call), None) is not None \
                         and calls.handles[_handle(call)].method == "R_OpenQueue":
-                    problems.append(f"{asked.op} on {asked.args['queue']!r}: {_name(call)} used another queue's handle")
+                    problems.append(f"{asked.op} on {queue!r}: {_name(call)} used another queue's handle")
     return problems
+
+
+def _same_request(call: dict, start: dict) -> bool:
+    """An End or Cancel names a Start by both its handle and its dwRequestId (MS-MQRR 3.1.4.8, 3.1.4.9)."""
+    mine, theirs = call["args"] or {}, start["args"] or {}
+    return (mine.get("phContext"), mine.get("dwRequestId")) == (theirs.get("phContext"), theirs.get("dwRequestId"))
 
 
 def _asked(world: ClientWorld, op: str) -> list[Asked]:
@@ -617,8 +623,7 @@ def closed_waits_first(world, calls) -> list[str]:
                 continue
             start = _starts(calls.records[waiting.first:])[:1]
             cancelled = start and any(call["method"] == "R_CancelReceive" and call["seq"] < last["seq"] and
-                                      (call["args"] or {}).get("dwRequestId") == start[0]["args"]["dwRequestId"]
-                                      for call in window)
+                                      _same_request(call, start[0]) for call in window)
             if not cancelled:
                 problems.append(f"{_name(last)} closed with the read {name!r} still waiting, not cancelled first")
         if asked.op == "close":

@@ -1,4 +1,5 @@
-"""Every client scenario runs once per --client (default: mqspec's own, `python -m mqspec.shims.mqrr`).
+"""Every client scenario runs once per --client (default: the two shipped shims, `python -m mqspec.shims.mqrr`
+over mqspec's own client and `python -m mqspec.shims.independent`, written apart from it).
 
 The client under test is a shim (docs/client-shim.md) started afresh for each
 scenario and pointed at the judging server: one this process serves on loopback
@@ -22,11 +23,11 @@ from mqspec.adapters.shim import Shim, ShimError
 from mqspec.identity import client_target
 from mqspec.steps.client_world import ClientWorld
 
-BUILT_IN = f"{shlex.quote(sys.executable)} -m mqspec.shims.mqrr"
+SHIPPED = [f"{shlex.quote(sys.executable)} -m mqspec.shims.{name}" for name in ("mqrr", "independent")]
 
 
 def client_commands(config) -> list[str]:
-    return config.getoption("client") or [BUILT_IN]
+    return config.getoption("client") or SHIPPED
 
 
 def client_id(command: str) -> str:
