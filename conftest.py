@@ -11,6 +11,8 @@ def pytest_addoption(parser):
 
 
 def pytest_collection_modifyitems(config, items):
+    # the slow tests first: two pytest-xdist workers then end together instead of one finishing a long test alone
+    items.sort(key=lambda item: "slow" not in item.keywords)
     if config.getoption("variants"):
         return
     skip = pytest.mark.skip(reason="not run: the whole suite per variant takes about 20 minutes; make variants "

@@ -512,9 +512,7 @@ def _serve(args) -> int:
     print(f"mqspec: {what} {url} over MS-MQRR on {args.host}:{served.port}, {how} (Ctrl-C stops)",
           file=sys.stderr, flush=True)
     try:
-        served.server.serve_forever()
-    except KeyboardInterrupt:
-        pass  # Ctrl-C is how the user stops the server; stop() below finishes the job
+        served.server.serve_forever()   # until Ctrl-C (SIGINT) or SIGTERM
     finally:
         served.stop()
         target.close()

@@ -243,8 +243,9 @@ def test_a_scenario_the_target_setting_rules_out_is_not_run_not_waived(tmp_path)
     assert messages and all(m.startswith("not run: the target's SendInsecureNacks") for m in messages), messages
 
 
-def test_serve_logs_each_connection_and_stops_on_interrupt():
-    """mqspec serve: one line per connection on stderr; Ctrl-C (SIGINT) stops it with status 0."""
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
+def test_serve_logs_each_connection_and_stops_on_interrupt(stop):
+    """mqspec serve: one line per connection on stderr; Ctrl-C (SIGINT) or SIGTERM stops it with status 0."""
     import re
     import signal
 
@@ -255,7 +256,7 @@ def test_serve_logs_each_connection_and_stops_on_interrupt():
         port = re.search(r"127\.0\.0\.1:(\d+)", process.stderr.readline()).group(1)
         with connect(f"mqrr://127.0.0.1:{port}") as target:
             assert target.get_server_port() == int(port)
-        process.send_signal(signal.SIGINT)
+        process.send_signal(getattr(signal, stop))
         _, err = process.communicate(timeout=30)
     finally:
         process.kill()

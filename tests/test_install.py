@@ -29,6 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 CHECKOUT = (sys.executable, "-m", "mqspec.cli")
 IN_PROCESS = ("MS-MQRR:3.1.4.7:16", "MS-MQDMPR:3.1.7.1.10:01", "MS-MQRR:2.1:01")
 OVER_THE_WIRE = ("MS-MQRR:3.1.4.9:04", "MS-MQRR:2.2.4.1:01", "MS-MQRR:3.1.4.2:02")
+CLIENT = ("MS-MQRR:3.1.4.7:01", "MS-MQRR:3.2.4.4.1:01", "MS-MQRR:3.1.4.2:07")   # clauses of the client side
 PARTS = ("mqspec", "protocol", "reference", "adapters", "steps", "features", "spec", "reports", "strength", "shims")
 
 pytestmark = pytest.mark.slow
@@ -65,7 +66,7 @@ def certify(mqspec, cwd: Path, results: Path, clauses, *options: str) -> subproc
 def verdict_lines(output: str) -> list[str]:
     """The per-target clause counts and failing clauses certify prints, without the run's id."""
     return [re.sub(r" in run \S+$", "", line.strip()) for line in output.splitlines()
-            if re.match(r"\s+(\S+: clauses |FAILED )", line)]
+            if re.match(r"\s+(.+?: clauses |FAILED )", line)]
 
 
 def verdicts(results: Path) -> dict:
@@ -135,3 +136,12 @@ def test_the_installed_tool_certifies_from_an_empty_directory_as_the_checkout_do
     assert plain.returncode == 0, plain.stdout + plain.stderr
     assert re.search(r"\b[1-9][0-9]* passed", plain.stdout), plain.stdout
     assert (empty / "results" / "pytest" / "junit.xml").is_file()
+
+    # a client: each installed shim, judged by a judge the installed tool serves in its own process
+    for shim in ("mqrr", "independent"):
+        results = empty / "results" / f"client-{shim}"
+        client = certify(installed, empty, results, CLIENT, "--client", f"{python} -m mqspec.shims.{shim}",
+                         "--no-report")
+        assert client.returncode == 0, client.stdout + client.stderr
+        ((target, shown),) = verdicts(results).items()
+        assert target.startswith("client mqspec-") and all(shown[c]["verdict"] == "passed" for c in CLIENT), shown

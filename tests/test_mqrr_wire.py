@@ -266,3 +266,20 @@ def test_an_opnum_the_interface_lacks_is_refused_and_the_connection_goes_on(clie
     assert client.rpc_call(16, b"") == (RpcStatus.NCA_S_OP_RNG_ERROR, b"")
     assert client.rpc_call(2, b"\x01\x02\x03")[0] == RpcStatus.RPC_X_BAD_STUB_DATA
     assert open_handle(client, queue)
+
+
+def test_a_client_idle_past_the_servers_idle_timeout_goes_on_with_a_new_association():
+    """A long-lived client (the judge's set-up, a session's target) whose idle connections the server closed
+    (MS-MQRR's server may end an association that owns nothing) takes a new one at its next call."""
+    hosted = InProcessTarget()
+    served = serve(hosted, idle_timeout=0.3, log=lambda line: None)
+    try:
+        with connect(f"mqrr://127.0.0.1:{served.port}") as target:
+            first = target.create_queue(f"{target.computer_name}\\private$\\idle")
+            assert first.hresult == HRESULT.MQ_OK
+            time.sleep(1.0)   # the server closes the idle association meanwhile
+            assert target.get_server_port() == served.port
+            assert target.list_messages(first.format_name).hresult == HRESULT.MQ_OK
+    finally:
+        served.stop()
+        hosted.close()

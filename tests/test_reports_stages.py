@@ -69,10 +69,10 @@ def test_a_waiver_of_one_clause_leaves_the_scenarios_other_clauses_not_run(spark
 
 
 def clauses_frame(spark, rows):
-    """rows: (clause_id, level, testable, reason)."""
+    """rows: (clause_id, level, testable, reason[, side]); the side is the server's unless given."""
     return frame(spark, schemas.CLAUSES, [(clause_id, clause_id.split(":")[0], "29.0", clause_id.split(":")[1],
-                                           "Section", level, testable, "text", reason, [])
-                                          for clause_id, level, testable, reason in rows])
+                                           "Section", level, testable, "text", reason, [], (side or ["server"])[0])
+                                          for clause_id, level, testable, reason, *side in rows])
 
 
 def runs_frame(spark, rows):
@@ -81,22 +81,32 @@ def runs_frame(spark, rows):
                                         None, None) for run_id, started, targets, waived, levels, suite in rows])
 
 
+CLIENT_CLAUSE = "MS-MQRR:3.2.4.4.1:01"
+
+
 def test_clause_verdicts_fill_the_whole_matrix_with_the_first_verdict_that_applies(spark):
     clauses = clauses_frame(spark, [
         (A, "MUST", True, ""), (B, "MUST", True, ""), (C, "MUST", True, ""), ("MS-MQRR:3.1.4.9:01", "MUST", True, ""),
         ("MS-MQRR:3.1.4.9:02", "MUST", True, ""), ("MS-MQRR:3.1.4.9:03", "MAY", True, ""),
-        ("MS-MQRR:3.1.4.9:04", "MUST", True, ""), ("MS-MQRR:2.1:01", "MUST", False, "a client-side rule")])
-    runs = runs_frame(spark, [("r1", "2026-01-01", ["reference"], {"MS-MQRR:3.1.4.9:02": "by choice"}, ["MAY"],
-                               "v1")])
+        ("MS-MQRR:3.1.4.9:04", "MUST", True, ""), ("MS-MQRR:2.1:01", "MUST", False, "a client-side rule"),
+        (CLIENT_CLAUSE, "MUST", True, "", "client")])
+    runs = runs_frame(spark, [("r1", "2026-01-01", ["reference", "client acme 1"],
+                               {"MS-MQRR:3.1.4.9:02": "by choice"}, ["MAY"], "v1")])
     results = frame(spark, "run_id string, target string, clause_id string, name string, verdict string, "
                            "reason string",
                     [("r1", "reference", A, "s2", "failed", "second"), ("r1", "reference", A, "s1", "failed", "first"),
                      ("r1", "reference", A, "s3", "passed", ""), ("r1", "reference", B, "s4", "passed", ""),
                      ("r1", "reference", B, "s5", "not run", "needs rpc"),
                      ("r1", "reference", C, "s6", "not run", "needs rpc"),
-                     ("r1", "reference", C, "s7", "waived", "w")])
+                     ("r1", "reference", C, "s7", "waived", "w"),
+                     ("r1", "client acme 1", CLIENT_CLAUSE, "s8", "failed", "no End")])
     suite = frame(spark, schemas.SUITE_SCENARIOS, [("f", "F", "s", 1, [A, B, C, "MS-MQRR:3.1.4.9:01"], [], [])])
-    got = {row.clause_id: row.asDict() for row in clause_verdicts(results, clauses, runs, suite).collect()}
+    rows = [row.asDict() for row in clause_verdicts(results, clauses, runs, suite).collect()]
+    # each target is judged by its own side's clauses: the client by the one client clause, the server by the rest
+    assert [(row["clause_id"], row["verdict"], row["reason"]) for row in rows if row["target"] != "reference"] == [
+        (CLIENT_CLAUSE, "failed", "no End")]
+    got = {row["clause_id"]: row for row in rows if row["target"] == "reference"}
+    assert CLIENT_CLAUSE not in got
     assert {k: (v["verdict"], v["reason"]) for k, v in got.items()} == {
         A: ("failed", "first"),                       # the first failing scenario by name gives the reason
         B: ("passed", ""),                            # passed beats not run

@@ -28,6 +28,7 @@ every connection at once, as a client that dies does.
 from __future__ import annotations
 
 import contextlib
+import select
 import socket
 import struct
 import threading
@@ -198,8 +199,11 @@ class Pool:
         with self._lock:
             if self._closed:
                 raise ConnectError("this client's connections were closed")
-            if self._idle:
-                return self._idle.pop()
+            while self._idle:
+                connection = self._idle.pop()
+                if not _dropped(connection):
+                    return connection
+                self._forget(connection)   # the server closed it while idle (an idle association owning nothing)
         connection = self._connect()
         with self._lock:
             self._open.add(connection)
@@ -208,12 +212,16 @@ class Pool:
     def release(self, connection: _Connection, broken: bool = False) -> None:
         with self._lock:
             if broken or self._closed:
-                self._open.discard(connection)
-                _close(connection, abrupt=False)
-                if not self._open:
-                    self.assoc_group = 0   # the group ended with its last connection: the next one starts anew
+                self._forget(connection)
             else:
                 self._idle.append(connection)
+
+    def _forget(self, connection: _Connection) -> None:
+        """Close a connection that is done (the lock held)."""
+        self._open.discard(connection)
+        _close(connection, abrupt=False)
+        if not self._open:
+            self.assoc_group = 0   # the group ended with its last connection: the next one starts anew
 
     def call(self, opnum: int, stub: bytes, timeout: float | None) -> tuple[int | None, bytes]:
         """One request and its response: (None, response stub) or (fault status, b"")."""
@@ -233,6 +241,16 @@ class Pool:
             connections, self._open, self._idle = list(self._open), set(), []
         for connection in connections:
             _close(connection, abrupt)
+
+
+def _dropped(connection: _Connection) -> bool:
+    """Whether an idle connection is done: with no call in flight the server has nothing to send, so a readable
+    socket is one the server closed (or one that carries a stray PDU, as useless)."""
+    sock = connection.socket()
+    try:
+        return not sock or bool(select.select([sock], [], [], 0)[0])
+    except (OSError, ValueError):   # closed here already
+        return True
 
 
 def _close(connection: _Connection, abrupt: bool) -> None:

@@ -70,6 +70,7 @@ import queue
 import resource
 import secrets
 import selectors
+import signal
 import socket
 import threading
 import time
@@ -319,12 +320,19 @@ class DceRpcServer:
             return list(self._threads) + list(self._exited)
 
     def serve_forever(self) -> None:
+        """Serve until stopped or until SIGINT or SIGTERM (from the main thread).  The signals only raise a flag:
+        an exception raised inside Event.wait can leave the event's lock held, and stop() would then hang on it."""
         if self._listener is None:
             self.start()
+        asked: list[int] = []
+        previous = {number: signal.signal(number, lambda number, frame: asked.append(number))
+                    for number in (signal.SIGINT, signal.SIGTERM)}
         try:
-            while not self._stopped.wait(0.5):
-                continue
-        except KeyboardInterrupt:
+            while not asked and not self._stopped.is_set():
+                time.sleep(0.2)
+        finally:
+            for number, handler in previous.items():
+                signal.signal(number, handler)
             self.stop()
 
     def __enter__(self) -> Self:
