@@ -209,8 +209,18 @@ VARIANTS = {
 }
 
 
+def listing() -> str:
+    """Each wrong client: its name, the clause it misreads, and how (its docstring's first sentence)."""
+    return "\n".join(f"{name:<28} {variant.clause:<22} {' '.join(variant.__doc__.split())}"
+                     for name, variant in VARIANTS.items())
+
+
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--list"]:
+        print(listing())
+        sys.exit(0)
     if len(sys.argv) != 2 or sys.argv[1] not in VARIANTS:
-        print(f"usage: python -m mqspec.shims.wrong NAME; NAME is one of {', '.join(VARIANTS)}", file=sys.stderr)
+        print(f"usage: python -m mqspec.shims.wrong NAME|--list; NAME is one of {', '.join(VARIANTS)}",
+              file=sys.stderr)
         sys.exit(2)
     sys.exit(main(VARIANTS[sys.argv[1]], f"mqspec-wrong-{sys.argv[1]}"))

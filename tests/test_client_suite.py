@@ -302,3 +302,11 @@ def test_every_wrong_client_is_caught_by_the_scenarios_of_the_clause_it_misreads
     print("\n".join(table) + f"\n{len(VARIANTS)} wrong clients in {time.monotonic() - started:.0f} s")
     assert not missed, f"wrong clients no scenario caught: {', '.join(missed)}"
     assert not elsewhere, f"wrong clients the clause's own scenarios missed: {'; '.join(elsewhere)}"
+
+
+def test_the_wrong_clients_list_themselves_with_the_clause_each_misreads():
+    listed = subprocess.run([sys.executable, "-m", "mqspec.shims.wrong", "--list"], capture_output=True, text=True,
+                            timeout=60)
+    assert listed.returncode == 0
+    rows = [line.split()[:2] for line in listed.stdout.splitlines()]
+    assert rows == [[name, variant.clause] for name, variant in VARIANTS.items()] and len(rows) >= 12
