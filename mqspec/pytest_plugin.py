@@ -249,10 +249,10 @@ def load_profile(text: str | None, catalogue) -> dict[str, str]:
     if text == "reference":
         return {decision.id: decision.readings[0] for decision in opened.values()}
     demanded = {}
-    for part in filter(None, (item.strip() for item in text.split(","))):
-        decision, sep, reading = part.partition("=")
+    for entry in filter(None, (item.strip() for item in text.split(","))):
+        decision, sep, reading = entry.partition("=")
         if not sep:
-            raise SelectionError(f"--profile {part!r}: write windows, reference or D-NN=reading,...")
+            raise SelectionError(f"--profile {entry!r}: write windows, reference or D-NN=reading,...")
         if decision not in opened:
             raise SelectionError(f"--profile: {decision} is not an open decision (spec/decisions.md)")
         if reading not in opened[decision].readings:

@@ -69,7 +69,8 @@ class Calls:
     records: list[dict]
     handles: dict[str, Opened] = field(default_factory=dict)          # handle (hex) -> how it was opened
     move_contexts: dict[int, str] = field(default_factory=dict)       # pMoveContext -> its handle
-    cursors: dict[tuple[str, int], list[int | None]] = field(default_factory=dict)  # (handle, hCursor) -> [made, closed]
+    # (handle, hCursor) -> [made, closed]
+    cursors: dict[tuple[str, int], list[int | None]] = field(default_factory=dict)
     failed_outputs: dict[int, str] = field(default_factory=dict)      # value -> the call whose failure it came from
 
     def __post_init__(self) -> None:
@@ -202,7 +203,8 @@ def paired_every_receive(world, calls) -> list[str]:
                    if call["method"] == end and _same_request(call, start)]
         if not matched:
             other = [call for call in calls.records[start["seq"] + 1:]
-                     if call["method"] in ENDS.values() and (call["args"] or {}).get("dwRequestId") == args["dwRequestId"]]
+                     if call["method"] in ENDS.values()
+                     and (call["args"] or {}).get("dwRequestId") == args["dwRequestId"]]
             problems.append(f"{_name(start)} (dwRequestId {args['dwRequestId']}) got a message and no {end} with "
                             "its handle and dwRequestId followed"
                             + (f" (the client sent {_name(other[0])} instead)" if other else ""))
@@ -360,7 +362,8 @@ def move_opening(world, calls) -> list[str]:
     # MS-MQRR:3.1.4.11:03: dwAccess MQ_MOVE_ACCESS, dwShareMode MQ_DENY_NONE
     return [f"{_name(call)} sent dwAccess 0x{call['args']['dwAccess']:X}, dwShareMode {call['args']['dwShareMode']}"
             for call in calls.of("R_OpenQueueForMove") if call["args"] and
-            (call["args"]["dwAccess"] != Access.MQ_MOVE_ACCESS or call["args"]["dwShareMode"] != ShareMode.MQ_DENY_NONE)]
+            (call["args"]["dwAccess"] != Access.MQ_MOVE_ACCESS
+             or call["args"]["dwShareMode"] != ShareMode.MQ_DENY_NONE)]
 
 
 def client_id(world, calls) -> list[str]:
@@ -402,7 +405,8 @@ def routing(world, calls) -> list[str]:
 def fresh_transaction_ids(world, calls) -> list[str]:
     # MS-MQRR:2.2.8:02: a unique random XACTUOW for each internal transaction
     made = list(world.transactions.values())
-    problems = [f"the transactions {sorted(world.transactions)} share an XACTUOW" ] if len(set(made)) < len(made) else []
+    shared = len(set(made)) < len(made)
+    problems = [f"the transactions {sorted(world.transactions)} share an XACTUOW"] if shared else []
     return problems + [f"the transaction id of {name!r} is all zeros" for name, uow in world.transactions.items()
                        if uow == ZERO_UOW]
 

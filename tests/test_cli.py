@@ -186,7 +186,7 @@ def test_every_target_is_checked_before_the_run(tmp_path):
     assert "synchronous" in process.stderr
 
 
-UNTESTED_CLAUSE = "MS-MQRR:2.2.8:01"  # untestable (an external XACTUOW comes from MS-DTCO): in the catalogue, no scenario
+UNTESTED_CLAUSE = "MS-MQRR:2.2.8:01"  # untestable (an external XACTUOW comes from MS-DTCO): no scenario
 
 
 def test_pytest_exit_code_5_is_not_success(tmp_path):
