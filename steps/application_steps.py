@@ -70,7 +70,7 @@ def _send(world: ClientWorld, queue: str, label: str, properties: MessagePropert
     assert out.hresult == HRESULT.MQ_OK, f"the judge could not take {label!r}: {describe(out.hresult)}"
     if uow is not None:
         assert target.commit_transaction(uow) == HRESULT.MQ_OK
-    world.sent[label] = SentMessage(label, queue, properties, out.message_id)
+    world.sent[label] = SentMessage(properties, out.message_id)
 
 
 @given(phrase("the judge will {answer} the next {method}", method=METHOD,
@@ -88,7 +88,6 @@ def judge_injects(world: ClientWorld, answer, method):
     else:
         kind, value = {"damage": "damage", "drop": "drop", "fill": "noise"}[words[0]], 0
     world.judge.inject(method, kind, value)
-    world.injected.append({"method": method, "kind": kind, "value": value})
 
 
 # -- the application ----------------------------------------------------------------------------------

@@ -21,7 +21,7 @@ protocol/, the facts are the records.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 
 from mqspec.protocol.constants import Access, Ack, Action, MessageClass, ShareMode
 from mqspec.protocol.hresult import HRESULT
@@ -226,8 +226,7 @@ def request_ids_unique(world, calls) -> list[str]:
             continue
         owed = _ok(earlier) and (earlier["args"] or {}).get("ulAction") in RECEIVE_ACTIONS
         settled = any(end["method"] in ("R_EndReceive", "R_EndTransactionalReceive", "R_CancelReceive")
-                      and ((end["args"] or {}).get("phContext"), (end["args"] or {}).get("dwRequestId")) == key
-                      and end["done"] and end["done_at"] <= call["at"]
+                      and _same_request(end, earlier) and end["done"] and end["done_at"] <= call["at"]
                       for end in calls.records[earlier["seq"] + 1:call["seq"]])
         if owed and not settled:
             problems.append(f"{_name(call)} reused dwRequestId {key[1]} before the End of {_name(earlier)}")
@@ -432,7 +431,7 @@ def opened_as_asked(world, calls) -> list[str]:
 
 
 def _plain_format(format_name: str) -> dict:
-    from dataclasses import fields
+    """The application's format name as the judge records a QUEUE_FORMAT (judging.plain: the GUID as text)."""
     queue_format = from_format_name(format_name)
     return {item.name: (str(getattr(queue_format, item.name)) if item.name == "guid" and
                         getattr(queue_format, item.name) is not None else getattr(queue_format, item.name))
@@ -452,11 +451,10 @@ def handle_per_queue(world, calls) -> list[str]:
             if made:
                 handles[asked.args["queue"]] = made[0]["outputs"]["pphContext"]
         elif queue in handles:
-            own = handles[queue]
             for call in window:
-                if call["method"] in NEEDS_OPEN_QUEUE and _handle(call) not in (own, None) \
-                        and calls.handles.get(_handle(call), None) is not None \
-                        and calls.handles[_handle(call)].method == "R_OpenQueue":
+                used = _handle(call)
+                other = calls.handles.get(used) if used not in (handles[queue], None) else None
+                if call["method"] in NEEDS_OPEN_QUEUE and other is not None and other.method == "R_OpenQueue":
                     problems.append(f"{asked.op} on {queue!r}: {_name(call)} used another queue's handle")
     return problems
 
@@ -484,7 +482,7 @@ def operation_sequences(world, calls) -> list[str]:
         if asked.reply is None or asked.op not in SEQUENCES:
             continue
         problems += [f"{asked.op} {_shown(asked.args)}: {problem}"
-                     for problem in SEQUENCES[asked.op](world, asked, _during(calls, asked))]
+                     for problem in SEQUENCES[asked.op](world, calls, asked, _during(calls, asked))]
     return problems
 
 
@@ -496,7 +494,7 @@ def _starts(window: list[dict]) -> list[dict]:
     return [call for call in window if call["method"] in STARTS]
 
 
-def _read_sequence(world: ClientWorld, asked: Asked, window: list[dict]) -> list[str]:
+def _read_sequence(world: ClientWorld, calls: Calls, asked: Asked, window: list[dict]) -> list[str]:
     args, problems = asked.args, []
     peek = asked.op in ("peek", "cursor_peek")
     starts = _starts(window)
@@ -546,15 +544,15 @@ def _read_sequence(world: ClientWorld, asked: Asked, window: list[dict]) -> list
 
 
 def _one(method: str, check=None):
-    def sequence(world: ClientWorld, asked: Asked, window: list[dict]) -> list[str]:
+    def sequence(world: ClientWorld, calls: Calls, asked: Asked, window: list[dict]) -> list[str]:
         made = [call for call in window if call["method"] == method]
         if len(made) != 1:
             return [f"{len(made)} {method} calls, not 1"]
-        return check(world, asked, made[0], window) if check else []
+        return check(world, calls, asked, made[0], window) if check else []
     return sequence
 
 
-def _reject_check(world, asked, call, window) -> list[str]:
+def _reject_check(world, calls, asked, call, window) -> list[str]:
     args = call["args"] or {}
     problems = [] if args.get("usClass") == MessageClass.MQMSG_CLASS_NACK_RECEIVE_REJECTED else [
         f"{_name(call)} sent usClass 0x{args.get('usClass', 0):04X}, not MQMSG_CLASS_NACK_RECEIVE_REJECTED"]
@@ -563,7 +561,7 @@ def _reject_check(world, asked, call, window) -> list[str]:
     return problems
 
 
-def _move_check(world, asked, call, window) -> list[str]:
+def _move_check(world, calls, asked, call, window) -> list[str]:
     args = call["args"] or {}
     problems = []
     if not any(other["method"] == "R_OpenQueueForMove" and other["seq"] < call["seq"] for other in window):
@@ -576,22 +574,13 @@ def _move_check(world, asked, call, window) -> list[str]:
     return problems
 
 
-def _cancel_check(world, asked, call, window) -> list[str]:
+def _cancel_check(world, calls, asked, call, window) -> list[str]:
     waiting = world.waiting.get(asked.args["request"])
-    started = _starts(world_calls_of(world, waiting)) if waiting else []
-    if not started:
+    started = _starts(_during(calls, waiting)) if waiting else []
+    if not started or _same_request(call, started[0]):
         return []
-    start = started[0]["args"] or {}
-    args = call["args"] or {}
-    if (args.get("phContext"), args.get("dwRequestId")) != (start.get("phContext"), start.get("dwRequestId")):
-        return [f"{_name(call)} cancelled dwRequestId {args.get('dwRequestId')}, not the waiting read's "
-                f"{start.get('dwRequestId')} on its handle"]
-    return []
-
-
-def world_calls_of(world: ClientWorld, asked: Asked) -> list[dict]:
-    records = world.records()
-    return records[asked.first:asked.last if asked.last is not None else len(records)]
+    return [f"{_name(call)} cancelled dwRequestId {(call['args'] or {}).get('dwRequestId')}, not the waiting "
+            f"read's {(started[0]['args'] or {}).get('dwRequestId')} on its handle"]
 
 
 SEQUENCES = {

@@ -41,8 +41,6 @@ class Asked:
 
 @dataclass
 class SentMessage:
-    label: str
-    queue: str
     properties: MessageProperties
     message_id: bytes
 
@@ -58,8 +56,6 @@ class ClientWorld:
     waiting: dict[str, Asked] = field(default_factory=dict)       # request name -> its read
     transactions: dict[str, str] = field(default_factory=dict)    # name -> XACTUOW (hex) the client made
     ended: dict[str, int] = field(default_factory=dict)           # transaction name -> judge records when it ended
-    injected: list[dict] = field(default_factory=list)            # what the judge was told to inject
-    readings: dict[str, str] = field(default_factory=dict)
     node: object = None
     last: Asked | None = None
 
@@ -139,12 +135,6 @@ class ClientWorld:
             if message.get("label") == sent.properties.label:
                 return label
         return None
-
-    def observe(self, decision: str, reading: str) -> None:
-        seen = self.readings.setdefault(decision, reading)
-        assert seen == reading, f"{decision}: the client showed the reading {seen!r}, and now {reading!r}"
-        if self.node is not None:
-            self.node.user_properties.append(("reading", f"{decision}={reading}"))
 
 
 def body_of(message: dict) -> bytes:

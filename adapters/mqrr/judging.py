@@ -178,7 +178,6 @@ class JudgingService(RemoteReadService):
             record["done"], record["done_at"] = True, round(time.monotonic() - self._since, 6)
 
 
-
 def _lenient(call: Call) -> dict | None:
     """What can still be read of a stub that does not decode: dwAck and dwRequestId of an End call (a dwAck out of
     range(1,2) is refused by the runtime, and MS-MQRR 3.1.4.9 says what a client must send there)."""
