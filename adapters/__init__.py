@@ -135,7 +135,7 @@ def connect(url: str) -> Target:
 
 def _connect_mqrr(url: str, parts) -> Target:
     from .mqrr.client import MqrrTarget
-    from .mqrr.connections import ConnectError, Credentials
+    from .wire.dcerpc_client import ConnectError, Credentials
     from .mqrr.control import ControlError
     if not parts.hostname:
         raise TargetError(f"{target_identity(url)!r} names no host: write mqrr://host[:port]")

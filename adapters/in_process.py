@@ -253,7 +253,7 @@ class InProcessTarget(Target):
             self.rundown(handle)
 
     def mqqb_connect(self):
-        from .in_process_mqqb import InProcessMqqbConnection  # capability mqqb_peer
+        from .mqqb.in_process import InProcessMqqbConnection  # capability mqqb_peer
         return InProcessMqqbConnection(self._core)
 
     # -- MS-MQRR ---------------------------------------------------------------------------

@@ -55,7 +55,7 @@ def open_judge(url: str | None = None) -> Judge:
         if urlsplit(url).scheme != "mqrr":
             raise TargetError(f"--judge {url!r}: give the mqrr://host:port of `mqspec serve --judge`")
         return Judge(connect(url))
-    from .mqrr.serve import serve
+    from .serve import serve
     hosted = connect("reference?seed=random")
     served = serve(hosted, "127.0.0.1", 0, judge=True, log=lambda line: None)
 

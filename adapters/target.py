@@ -43,7 +43,7 @@ CAPABILITIES = {
     "port_conflict": "restart_holding_ports(n) restarts the queue manager while another program holds the first n "
                      "ports of its sequence (MS-MQRR 3.1.4.1), and this client follows it to the port it then serves",
     "mqqb_peer": "mqqb_connect() opens a transport connection to the queue manager's MS-MQQB port, on which the suite "
-                 "plays another queue manager (MS-MQQB 2.1.1, 3.1.5.10; adapters/mqqb_connection.py)",
+                 "plays another queue manager (MS-MQQB 2.1.1, 3.1.5.10; adapters/mqqb/connection.py)",
     "identities": "as_identity(name, level) is a client that calls as another of the target's identities, at an RPC "
                   "authentication level (over DCE/RPC: the credentials of a second account); create_queue takes an "
                   "owner and an access list naming them",
@@ -336,7 +336,7 @@ class Target(ABC):
         raise TargetCapabilityError(self.name, "drop_connection")
 
     def mqqb_connect(self):
-        """A new MqqbConnection (adapters/mqqb_connection.py) to the queue manager's MS-MQQB port, as another
+        """A new MqqbConnection (adapters/mqqb/connection.py) to the queue manager's MS-MQQB port, as another
         queue manager opens one to start a session (mqqb_peer)."""
         raise TargetCapabilityError(self.name, "mqqb_peer")
 
@@ -364,7 +364,7 @@ class Target(ABC):
 
     def probe_bind(self, contexts, port: int | None = None):
         """Bind RemoteRead on a new connection offering `contexts` (lists of transfer syntaxes, see
-        adapters/mqrr/probe.py); the port defaults to this client's (rpc)."""
+        adapters/wire/dcerpc_probe.py); the port defaults to this client's (rpc)."""
         raise TargetCapabilityError(self.name, "rpc")
 
     def close(self) -> None:

@@ -14,7 +14,7 @@ import struct
 import threading
 import uuid
 
-from mqspec.adapters.mqrr.connections import read_pdu
+from mqspec.adapters.wire.dcerpc_client import read_pdu
 from mqspec.adapters.mqrr.ndr import decode_response, encode_request
 from mqspec.protocol.constants import Access, Ack, Action, ShareMode
 from mqspec.protocol.idl import OPNUMS, REMOTE_READ_UUID, REMOTE_READ_VERSION

@@ -458,7 +458,7 @@ def _serve(args) -> int:
     import ipaddress
 
     from mqspec.adapters import TargetError, connect
-    from mqspec.adapters.mqrr.serve import serve
+    from mqspec.adapters.serve import serve
     if args.store and args.target:
         raise UsageError("--store and --target: give the store in the target URL (reference?store=PATH)")
     if not 0 <= args.port <= 65535:
@@ -478,7 +478,7 @@ def _serve(args) -> int:
         raise UsageError(f"--idle-timeout {args.idle_timeout:g}: give a number of seconds above 0")
     users = None
     if args.users:
-        from mqspec.adapters.mqrr.dcerpc_auth import Users
+        from mqspec.adapters.wire.dcerpc_auth import Users
         try:
             users = Users.from_file(args.users)
         except OSError as error:

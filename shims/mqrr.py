@@ -3,7 +3,7 @@
 Theory of operation
 -------------------
 The client library here is MS-MQRR 3.2 written over the suite's wire client: the
-DCE/RPC connections of adapters/mqrr/connections.py (one association group, a
+DCE/RPC connections of adapters/wire/dcerpc_client.py (one association group, a
 connection per call in flight) and the NDR codec of adapters/mqrr/ndr.py.  Its
 abstract data model (3.2.1) is one SERIALIZE handle per open queue and a table
 of cursors per handle; each application operation is the sequence of calls
@@ -36,7 +36,7 @@ import uuid
 from dataclasses import dataclass, field
 
 from mqspec import __version__
-from mqspec.adapters.mqrr.connections import ConnectError, Credentials, Pool
+from mqspec.adapters.wire.dcerpc_client import ConnectError, Credentials, Pool
 from mqspec.adapters.mqrr.ndr import StubError, decode_response, encode_request
 from mqspec.protocol.constants import Access, Ack, Action, MessageClass, ShareMode
 from mqspec.protocol.hresult import HRESULT

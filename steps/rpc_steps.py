@@ -15,7 +15,7 @@ import pytest
 from pytest_bdd import given, then, when
 
 from mqspec.adapters.mqrr.ndr import encode_request
-from mqspec.adapters.mqrr.probe import BIND_TIME_FEATURES, NDR20, NDR64, UNKNOWN_SYNTAX
+from mqspec.adapters.wire.dcerpc_probe import BIND_TIME_FEATURES, NDR20, NDR64, UNKNOWN_SYNTAX
 from mqspec.protocol.constants import Access, Action, QueueFormatType, ShareMode
 from mqspec.protocol.hresult import HRESULT, RpcStatus, describe as describe_hresult
 from mqspec.protocol.idl import OPNUMS

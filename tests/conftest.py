@@ -89,7 +89,7 @@ def setup(qm):
 def served():
     """The reference hosted on the wire by `mqspec serve`'s code, on a free loopback port; stopped after."""
     from mqspec.adapters.in_process import InProcessTarget
-    from mqspec.adapters.mqrr.serve import serve
+    from mqspec.adapters.serve import serve
     hosted = InProcessTarget()
     with serve(hosted) as running:
         yield running

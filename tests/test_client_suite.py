@@ -135,7 +135,7 @@ def test_a_bad_injection_is_one_clear_error(judge, method, kind, why):
 
 
 def test_a_server_that_does_not_judge_is_refused(tmp_path):
-    from mqspec.adapters.mqrr.serve import serve
+    from mqspec.adapters.serve import serve
     hosted = connect("reference")
     served = serve(hosted, "127.0.0.1", 0, log=lambda line: None)
     try:
@@ -235,7 +235,7 @@ def test_the_independent_shim_takes_nothing_from_mqspec():
 
 def test_certify_a_client_against_a_judge_started_apart(tmp_path, capsys):
     """The README's two lines: `mqspec serve --judge`, then certify --client ... --judge URL."""
-    from mqspec.adapters.mqrr.serve import free_sequence
+    from mqspec.adapters.serve import free_sequence
     port = free_sequence("127.0.0.1", 1)
     server = subprocess.Popen([sys.executable, "-m", "mqspec.cli", "serve", "--judge", "--port", str(port)],
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

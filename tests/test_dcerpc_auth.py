@@ -1,4 +1,4 @@
-"""Authentication on the DCE/RPC server (adapters/mqrr/dcerpc_auth.py), proven with two clients we did not write.
+"""Authentication on the DCE/RPC server (adapters/wire/dcerpc_auth.py), proven with two clients we did not write.
 
 impacket's client speaks NTLM (auth_type 10: bind, bind_ack, auth3) and does not check the server's signatures;
 scapy's speaks NTLM and SPNEGO carrying NTLM (auth_type 9: bind, bind_ack, alter_context, alter_context_resp)
@@ -17,8 +17,8 @@ from impacket.dcerpc.v5 import transport
 from impacket.dcerpc.v5.rpcrt import DCERPCException
 from impacket.uuid import uuidtup_to_bin
 
-from mqspec.adapters.mqrr.dcerpc_auth import Users
-from mqspec.adapters.mqrr.dcerpc_server import DceRpcServer
+from mqspec.adapters.wire.dcerpc_auth import Users
+from mqspec.adapters.wire.dcerpc_server import DceRpcServer
 from tests.scapy_rpc import DceRpcBindError, call as scapy_call
 from tests.test_dcerpc_server import NDR20, Raw, abstract, bind_pdu
 

@@ -21,10 +21,10 @@ import time
 import pytest
 from impacket import ntlm
 
-from mqspec.adapters.mqrr.connections import Credentials, read_pdu
-from mqspec.adapters.mqrr.dcerpc_auth import Users
-from mqspec.adapters.mqrr.dcerpc_server import DceRpcServer
-from mqspec.adapters.mqrr.probe import NtlmSession
+from mqspec.adapters.wire.dcerpc_client import Credentials, read_pdu
+from mqspec.adapters.wire.dcerpc_auth import Users
+from mqspec.adapters.wire.dcerpc_server import DceRpcServer
+from mqspec.adapters.wire.dcerpc_probe import NtlmSession
 from tests.scapy_rpc import call as scapy_call
 from tests.test_dcerpc_auth import PASSWORD, UUID, Echo, impacket_dce
 from tests.test_dcerpc_server import NDR20, abstract

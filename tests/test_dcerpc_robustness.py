@@ -17,8 +17,8 @@ import time
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from mqspec.adapters.mqrr.dcerpc_connection import Connection
-from mqspec.adapters.mqrr.dcerpc_server import DceRpcServer, Fault
+from mqspec.adapters.wire.dcerpc_connection import Connection
+from mqspec.adapters.wire.dcerpc_server import DceRpcServer, Fault
 from mqspec.protocol.hresult import RpcStatus
 from tests.test_dcerpc_server import (
     ALTER,

@@ -1,4 +1,4 @@
-"""The DCE/RPC server runtime (adapters/mqrr/dcerpc_server.py) with a toy interface.
+"""The DCE/RPC server runtime (adapters/wire/dcerpc_server.py) with a toy interface.
 
 Driven by impacket's own client where it can express the case, and by PDUs built
 here by hand (independently of the server's PDU module) where it cannot.
@@ -18,7 +18,7 @@ from impacket.dcerpc.v5 import transport
 from impacket.dcerpc.v5.rpcrt import DCERPCException
 from impacket.uuid import uuidtup_to_bin
 
-from mqspec.adapters.mqrr.dcerpc_server import DceRpcServer, Fault
+from mqspec.adapters.wire.dcerpc_server import DceRpcServer, Fault
 from mqspec.protocol.hresult import HRESULT, RpcStatus
 
 TOY_UUID = "6d5f3c1e-0a7b-4c2d-9e8f-112233445566"

@@ -7,7 +7,8 @@ import struct
 import uuid
 
 from mqspec.adapters import connect
-from mqspec.adapters.mqrr.mqqb_wire import MqqbListener, TcpMqqbConnection
+from mqspec.adapters.mqqb.listener import MqqbListener
+from mqspec.adapters.mqqb.tcp import TcpMqqbConnection
 from mqspec.reference import mqqb_packets as reference_wire
 from mqspec.steps import mqqb_packets as suite_wire
 

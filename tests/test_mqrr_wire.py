@@ -24,7 +24,7 @@ import pytest
 from mqspec.adapters import MessageProperties, TargetError, connect
 from mqspec.adapters.in_process import InProcessTarget
 from mqspec.adapters.mqrr.control import ControlError
-from mqspec.adapters.mqrr.serve import free_sequence, serve
+from mqspec.adapters.serve import free_sequence, serve
 from mqspec.protocol.constants import INFINITE, Access, Ack, Action, ShareMode
 from mqspec.protocol.hresult import HRESULT, RpcStatus
 from mqspec.protocol.queue_format import from_format_name

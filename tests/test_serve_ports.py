@@ -11,7 +11,7 @@ import pytest
 
 from mqspec.adapters import MessageProperties, connect
 from mqspec.adapters.mqrr.control import ControlError
-from mqspec.adapters.mqrr.serve import EPHEMERAL_RANGE, PORT_STEP, PORT_TRIES, free_sequence
+from mqspec.adapters.serve import EPHEMERAL_RANGE, PORT_STEP, PORT_TRIES, free_sequence
 from mqspec.protocol.constants import Access, ShareMode
 from mqspec.protocol.hresult import HRESULT
 from mqspec.protocol.queue_format import from_format_name
@@ -71,6 +71,6 @@ def test_port_0_draws_a_sequence_below_the_ephemeral_range_that_is_free(served, 
     assert all(_refused(served.port + attempt * PORT_STEP) for attempt in range(1, PORT_TRIES))
     narrow = tmp_path / "range"
     narrow.write_text("1300\t60999\n")   # room for one sequence start only: 1024 .. 1300 - 16 * 11
-    monkeypatch.setattr("mqspec.adapters.mqrr.serve.EPHEMERAL_RANGE", str(narrow))
+    monkeypatch.setattr("mqspec.adapters.serve.EPHEMERAL_RANGE", str(narrow))
     first = free_sequence("127.0.0.1", PORT_TRIES)
     assert 1024 <= first and first + (PORT_TRIES - 1) * PORT_STEP < 1300

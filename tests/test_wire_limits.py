@@ -17,7 +17,7 @@ import pytest
 
 from mqspec.adapters import connect
 from mqspec.adapters.mqrr.ndr import encode_request
-from mqspec.adapters.mqrr.serve import serve
+from mqspec.adapters.serve import serve
 from mqspec.adapters.mqrr.service import ENLISTMENTS
 from mqspec.protocol.hresult import HRESULT
 from mqspec.protocol.idl import OPNUMS, REMOTE_READ_UUID

@@ -44,10 +44,10 @@ from ..target import (
     Target,
     TargetCapabilityError,
 )
-from .connections import ConnectError, Credentials, Pool
+from ..wire.dcerpc_client import ConnectError, Credentials, Pool
 from .control import CALL_TIMEOUT, CONTROL_UUID, CONTROL_VERSION, ControlClient, ControlError
 from .ndr import NullReference, StubError, decode_response, encode_request
-from .probe import probe_bind
+from ..wire.dcerpc_probe import probe_bind
 
 
 DENIED = (RpcStatus.RPC_S_ACCESS_DENIED, 0x721)   # access denied; RPC_S_SEC_PKG_ERROR (an NTLM check failed)
@@ -279,7 +279,7 @@ class MqrrTarget(Target):
         """A TCP connection to the MS-MQQB port the server announced (capability mqqb_peer)."""
         if "mqqb_peer" not in self.capabilities or not self._identity.get("mqqb_port"):
             return super().mqqb_connect()  # TargetCapabilityError: the server offers no MS-MQQB port
-        from .mqqb_wire import TcpMqqbConnection
+        from ..mqqb.tcp import TcpMqqbConnection
         return TcpMqqbConnection(self.host, self._identity["mqqb_port"])
 
     def restart_holding_ports(self, count: int) -> None:

@@ -25,7 +25,7 @@ import json
 from mqspec.protocol.hresult import RpcStatus, describe
 
 from ..target import MessageProperties, Target, TargetCapabilityError
-from .dcerpc_server import Call, Fault
+from ..wire.dcerpc_server import Call, Fault
 
 CALL_TIMEOUT = 120.0   # seconds a control operation may take before the client gives up on it
 

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from mqspec.protocol.hresult import HRESULT, RpcStatus
 from mqspec.protocol.idl import OPNUMS, SectionBuffer
 
-from .dcerpc_server import Call, Drop, Fault
+from ..wire.dcerpc_server import Call, Drop, Fault
 from .ndr import StubError, decode_request, encode_response
 from .service import RemoteReadService
 

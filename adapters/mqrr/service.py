@@ -36,7 +36,7 @@ from mqspec.protocol.hresult import HRESULT, RpcStatus
 from mqspec.protocol.idl import NULL_CONTEXT_HANDLE, OPNUMS, REMOTE_READ_UUID, REMOTE_READ_VERSION
 
 from ..target import Target
-from .dcerpc_server import Association, Call, Fault
+from ..wire.dcerpc_server import Association, Call, Fault
 from .ndr import StubError, decode_request, encode_response
 
 _METHODS = {number: name for name, number in OPNUMS.items()}

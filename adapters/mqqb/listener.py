@@ -1,14 +1,11 @@
-"""MS-MQQB sessions over TCP for `mqspec serve` and the mqrr:// client (capability mqqb_peer).
+"""The served side of MS-MQQB: a listening port whose sessions go into a hosted target (capability mqqb_peer).
 
-`MqqbListener` is the served side: a second loopback port (MS-MQQB 2.1.1 names TCP 1801;
+`MqqbListener` is a second loopback port of `mqspec serve` (MS-MQQB 2.1.1 names TCP 1801;
 the port is ephemeral here and announced by the control interface's identity as
 `mqqb_port`).  Each connection it accepts gets a connection into the hosted target
 (`Target.mqqb_connect()`) and a thread that copies bytes both ways: what arrives goes to
 the session, and what the session writes, at once or later when a timer fires on the
 target's clock, goes back.  When the session closes, so does the socket (MS-MQQB 3.1.5.9).
-
-`TcpMqqbConnection` is the client side: a plain TCP connection to such a port, or to a
-real queue manager's 1801.
 """
 
 from __future__ import annotations
@@ -16,8 +13,6 @@ from __future__ import annotations
 import select
 import socket
 import threading
-
-from ..mqqb_connection import MqqbConnection
 
 POLL_SECONDS = 0.02  # how soon what a timer made the session write reaches the socket
 
@@ -83,49 +78,3 @@ class MqqbListener:
                     pass
         for thread in self._threads:
             thread.join(timeout=2)
-
-
-class TcpMqqbConnection(MqqbConnection):
-    def __init__(self, host: str, port: int, timeout: float = 5.0) -> None:
-        self._socket = socket.create_connection((host, port), timeout=timeout)
-        self._closed = False
-
-    def send(self, data: bytes) -> None:
-        if not self._closed:
-            try:
-                self._socket.sendall(data)
-            except OSError:
-                self._closed = True
-
-    def receive(self, wait_ms: int = 0) -> bytes:
-        """Waits up to wait_ms for the first bytes, then takes whatever else is already there."""
-        out = bytearray()
-        timeout = wait_ms / 1000
-        while not self._closed:
-            readable, _, _ = select.select([self._socket], [], [], timeout)
-            if not readable:
-                break
-            try:
-                data = self._socket.recv(65536)
-            except OSError:
-                data = b""
-            if not data:
-                self._closed = True
-                break
-            out += data
-            timeout = 0.05  # a packet may come in pieces
-        return bytes(out)
-
-    @property
-    def closed(self) -> bool:
-        if not self._closed:
-            readable, _, _ = select.select([self._socket], [], [], 0.3)  # the server closes after its last packet
-            try:
-                self._closed = bool(readable) and not self._socket.recv(1, socket.MSG_PEEK)
-            except OSError:
-                self._closed = True
-        return self._closed
-
-    def close(self) -> None:
-        self._closed = True
-        self._socket.close()

@@ -16,7 +16,7 @@ import struct
 import uuid
 from dataclasses import dataclass
 
-from .connections import read_pdu
+from .dcerpc_client import read_pdu
 
 NDR20 = ("8a885d04-1ceb-11c9-9fe8-08002b104860", 2, 0)
 NDR64 = ("71710533-beba-4937-8319-b5dbef9ccc36", 1, 0)

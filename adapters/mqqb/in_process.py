@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 
-from .mqqb_connection import MqqbConnection
+from .connection import MqqbConnection
 
 PEER_ADDRESS = "127.0.0.1"  # RemoteQMAddress of the suite's queue manager (MS-MQQB 3.1.1.3.1)
 

@@ -18,11 +18,11 @@ from pathlib import Path
 
 from mqspec.protocol.idl import PORT_STEP
 
-from ..target import Target
-from .control import ControlService
-from .dcerpc_server import DceRpcServer
-from .judging import JudgingService
-from .service import RemoteReadService
+from .target import Target
+from .mqrr.control import ControlService
+from .wire.dcerpc_server import DceRpcServer
+from .mqrr.judging import JudgingService
+from .mqrr.service import RemoteReadService
 
 EPHEMERAL_RANGE = "/proc/sys/net/ipv4/ip_local_port_range"
 # passed on by control
@@ -37,7 +37,7 @@ class Served:
     control: ControlService
     first_port: int = 0                 # where the port sequence starts: the port asked for, else the one drawn
     holders: list = field(default_factory=list)   # sockets of "another program" holding ports of the sequence
-    mqqb: object = None                           # the MS-MQQB listener on a second port (mqqb_wire.py, mqqb_peer)
+    mqqb: object = None                           # the MS-MQQB listener on a second port (mqqb/listener.py, mqqb_peer)
 
     @property
     def port(self) -> int:
@@ -112,7 +112,7 @@ def serve(target: Target, host: str = "127.0.0.1", port: int = 0, *, log=None, t
         control.restart_holding_ports = served.restart_holding_ports
         control.capabilities = control.capabilities | {"port_conflict"}
         if "mqqb_peer" in target.capabilities:
-            from .mqqb_wire import MqqbListener  # MS-MQQB sessions on a second port, announced by identity
+            from .mqqb.listener import MqqbListener  # MS-MQQB sessions on a second port, announced by identity
             served.mqqb = MqqbListener(target, host, log=log)
             control.mqqb_port = served.mqqb.port
             control.capabilities = control.capabilities | {"mqqb_peer"}
