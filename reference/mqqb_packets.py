@@ -3,7 +3,8 @@
 Theory of operation
 -------------------
 `frame_length` tells where a packet ends in the byte stream (MS-MQMQ 2.2.19.1: PacketSize,
-plus 16 when a SessionHeader follows).  `packet_kind` names a whole packet by the rules of
+plus 16 when a SessionHeader follows; a SessionAck is 36 bytes whether its PacketSize counts
+its SessionHeader or not, D-85).  `packet_kind` names a whole packet by the rules of
 MS-MQQB 3.1.5.1.1; an internal packet (BaseHeader.Flags.IN) is read by `read_internal`, any
 other by `read_user_message`, which returns the fields of every header as `UserMessagePacket`.
 Both raise PacketFormatError for bytes that do not follow the structures of MS-MQQB 2 and
@@ -35,6 +36,7 @@ PROPERTIES = struct.Struct("<BBH20sIIIIIIII")  # MS-MQMQ 2.2.19.3 fixed part, 56
 IN, SH, DH = 0x0008, 0x0010, 0x0020            # MS-MQMQ 2.2.19.1 BaseHeader.Flags
 PT_SESSION_ACK, PT_ESTABLISH, PT_PARAMETERS = 1, 2, 3  # MS-MQQB 2.2.1 InternalHeader.Flags.PT
 CS = 0x0010                                     # MS-MQQB 2.2.1 connection refused
+OS_SERVER_CLASS = 0x0200                        # MS-MQQB 2.2.3.1 OperatingSystem.OS, a server-class initiator
 JN, JP, TH, MP, SECURITY_FLAG, CQ, MQ, HH = (1 << 8, 1 << 9, 1 << 20, 1 << 21, 1 << 19, 1 << 22, 1 << 23,
                                              1 << 28)  # MS-MQMQ 2.2.19.2 UserHeader.Flags
 ALLOWED_DQ, ALLOWED_AQ = frozenset({0, 3, 5, 7}), frozenset({0, 2, 3, 5, 6, 7})  # MS-MQMQ 2.2.19.2
@@ -43,6 +45,8 @@ ORDER_ACK_LABEL = "QM Ordering Ack"             # MS-MQQB 2.2.4, 2.2.5
 ORDER_QUEUE_NUMBER = 4                          # MS-MQQB 2.2.4 order_queue$ is private queue 4
 ORDER_ACK_CLASS = 0x00FF                        # MS-MQMQ 2.2.18.1.6 MQMSG_CLASS_ORDER_ACK
 MAX_PACKET = 0x00400000                         # MS-MQMQ 2.2.19.1 PacketSize limit
+SESSION_ACK_SIZE = BASE.size + INTERNAL.size + SESSION.size  # MS-MQQB 2.2.6 the whole SessionAck, 36 bytes
+SESSION_ACK_SIZES = (BASE.size + INTERNAL.size, SESSION_ACK_SIZE)  # D-85 its PacketSize: text, windows
 
 
 class PacketFormatError(ValueError):
@@ -105,7 +109,12 @@ def frame_length(buffer: bytes | bytearray) -> int | None:
         raise PacketFormatError("MS-MQQB 3.1.5.1.2: bad VersionNumber or Signature")
     if not BASE.size <= size <= MAX_PACKET:
         raise PacketFormatError(f"MS-MQMQ 2.2.19.1: PacketSize {size}")
-    return size + (SESSION.size if flags & SH else 0)  # MS-MQMQ 2.2.19.1 the SessionHeader is not counted
+    if flags & IN and flags & SH:
+        # D-85 a SessionAck (MS-MQQB:2.2.6:01) is 36 bytes: PacketSize 20 (the text) or 36 (Windows) frames it
+        if size not in SESSION_ACK_SIZES:
+            raise PacketFormatError(f"MS-MQQB 2.2.6: a SessionAck with PacketSize {size}")
+        return SESSION_ACK_SIZE
+    return size + (SESSION.size if flags & SH else 0)  # MS-MQMQ:2.2.19.1:11 the SessionHeader is not counted
 
 
 def packet_kind(packet: bytes) -> str:
@@ -227,40 +236,53 @@ def _read_user_message(packet: bytes) -> UserMessagePacket:
 
 # -- what the acceptor writes ---------------------------------------------------------------
 
-def _base(flags: int, body: bytes, session: bytes = b"") -> bytes:
+def _base(flags: int, body: bytes, session: bytes = b"", session_counted: bool = False) -> bytes:
     # MS-MQMQ:2.2.19.1:10 a packet that is not a UserMessage never expires (TimeToReachQueue INFINITE)
-    return BASE.pack(VERSION, 0, flags, SIGNATURE, BASE.size + len(body), INFINITE) + body + session
+    # MS-MQMQ:2.2.19.1:11 PacketSize leaves the SessionHeader out; D-85 windows counts a SessionAck's in
+    size = BASE.size + len(body) + (len(session) if session_counted else 0)
+    return BASE.pack(VERSION, 0, flags, SIGNATURE, size, INFINITE) + body + session
+
+
+def _internal_flags(flags: int, priority: int) -> int:
+    """BaseHeader.Flags of an internal packet: IN (MS-MQQB:2.2.2:01) and the priority of D-86's reading."""
+    return flags | IN | priority & 7
 
 
 def establish_connection_response(client: bytes, server: bytes, timestamp: int, session_flag: int,
-                                  refused: bool) -> bytes:
+                                  refused: bool, priority: int = 0, server_class: bool = False) -> bytes:
     """MS-MQQB 3.1.5.3.1: the request's ClientGuid, TimeStamp and SE, this queue manager as ServerGuid."""
-    operating_system = 0x10 | (session_flag & 1) << 8  # MS-MQQB 2.2.3.1 RE = 0x10, SE echoed
+    # MS-MQQB:2.2.3.1:01 RE = 0x10, SE echoed; D-87 the OS bit (server-class) is the reading's
+    operating_system = 0x10 | (session_flag & 1) << 8 | (OS_SERVER_CLASS if server_class else 0)
     header = ESTABLISH.pack(client, server, timestamp, operating_system, 0) + b"\x5A" * 512  # 2.2.3.1 padding
-    return _base(IN, INTERNAL.pack(0, PT_ESTABLISH | (CS if refused else 0)) + header)
+    return _base(_internal_flags(0, priority), INTERNAL.pack(0, PT_ESTABLISH | (CS if refused else 0)) + header)
 
 
-def establish_connection_request(client: bytes, server: bytes, timestamp: int) -> bytes:
+def establish_connection_request(client: bytes, server: bytes, timestamp: int, priority: int = 0,
+                                 server_class: bool = False) -> bytes:
     """MS-MQQB 3.1.5.2.3: CS 0, SE 1 (no ping was sent), the two GUIDs and the time stamp."""
-    header = ESTABLISH.pack(client, server, timestamp, 0x10 | 1 << 8, 0) + bytes(512)
-    return _base(IN, INTERNAL.pack(0, PT_ESTABLISH) + header)
+    operating_system = 0x10 | 1 << 8 | (OS_SERVER_CLASS if server_class else 0)  # D-87 the OS bit
+    header = ESTABLISH.pack(client, server, timestamp, operating_system, 0) + bytes(512)
+    return _base(_internal_flags(0, priority), INTERNAL.pack(0, PT_ESTABLISH) + header)
 
 
-def connection_parameters_request(recoverable_ack_timeout: int, ack_timeout: int, window_size: int) -> bytes:
+def connection_parameters_request(recoverable_ack_timeout: int, ack_timeout: int, window_size: int,
+                                  priority: int = 0) -> bytes:
     """MS-MQQB 3.1.5.3.2 the initiator's ConnectionParameters."""
-    return _base(IN, INTERNAL.pack(0, PT_PARAMETERS) + PARAMETERS.pack(recoverable_ack_timeout, ack_timeout, 0,
-                                                                        window_size))
+    return _base(_internal_flags(0, priority), INTERNAL.pack(0, PT_PARAMETERS) + PARAMETERS.pack(
+        recoverable_ack_timeout, ack_timeout, 0, window_size))
 
 
-def connection_parameters_response(recoverable_ack_timeout: int, ack_timeout: int, window_size: int) -> bytes:
+def connection_parameters_response(recoverable_ack_timeout: int, ack_timeout: int, window_size: int,
+                                   priority: int = 0) -> bytes:
     """MS-MQQB 3.1.5.4.1: the two time-outs of the request, this session's WindowSize."""
     header = PARAMETERS.pack(recoverable_ack_timeout, ack_timeout, 0, window_size)
-    return _base(IN, INTERNAL.pack(0, PT_PARAMETERS) + header)
+    return _base(_internal_flags(0, priority), INTERNAL.pack(0, PT_PARAMETERS) + header)
 
 
-def session_ack(fields: tuple) -> bytes:
-    """MS-MQQB 2.2.6: BaseHeader (IN, SH) + InternalHeader (PT 1) + SessionHeader (not in PacketSize)."""
-    return _base(IN | SH, INTERNAL.pack(0, PT_SESSION_ACK), SESSION.pack(*fields))
+def session_ack(fields: tuple, priority: int = 0, session_counted: bool = False) -> bytes:
+    """MS-MQQB 2.2.6: BaseHeader (IN, SH) + InternalHeader (PT 1) + SessionHeader (PacketSize as D-85 reads it)."""
+    return _base(_internal_flags(SH, priority), INTERNAL.pack(0, PT_SESSION_ACK), SESSION.pack(*fields),
+                 session_counted)
 
 
 def transactional_ack(source: bytes, destination_qm: bytes, direct_address: str | None, message_id: int,

@@ -25,7 +25,9 @@ The last two rows are the initiator's: under D-76's new-session reading the queu
 opens a session of its own to deliver OrderAcks and FinalAcks, and holds them until it is OPEN.
 Any other pair closes the session (3.1.5.3, 3.1.5.4, 3.1.5.5 - 3.1.5.8: "if SessionState is
 not ..., close the session"), and so does a packet that breaks the structures of section 2
-(3.1.5.1.2, 3.1.5.1.3), among them a DQ or AQ value outside its set (MS-MQMQ 2.2.19.2).
+(3.1.5.1.2, 3.1.5.1.3), among them a DQ or AQ value outside its set (MS-MQMQ 2.2.19.2).  A
+UserMessage before any EstablishConnection closes it too (3.1.5.8), answered first with a
+refused EstablishConnection under D-88's `answer` reading, as Windows answers one.
 
 Session acknowledgments follow the counters of 3.1.1.3.1: a UserMessage counts
 (3.1.5.8.2), a recoverable one also sets its bit in RecoverableMsgAckFlags (3.1.5.8.7,
@@ -149,6 +151,8 @@ class MqqbSession:
             kind = wire.packet_kind(packet)
             handler, next_state = TRANSITIONS.get((self.state, kind), (None, CLOSED))
             if handler is None:
+                if (self.state, kind) == (WAITING_EC_MSG, "UserMessage"):
+                    self._sessionless_user_message(packet)
                 self.close()  # MS-MQQB 3.1.5.3 - 3.1.5.8: not expected in this state
                 return
             getattr(self, handler)(packet)
@@ -158,13 +162,30 @@ class MqqbSession:
         if not self.closed:
             self.state = next_state
 
+    def _priority(self) -> int:
+        """D-86: the BaseHeader priority of the internal packets this queue manager writes (0, or Windows' 3)."""
+        return 3 if self.qm.readings["D-86"] == "nonzero" else 0
+
+    def _server_class(self) -> bool:
+        """D-87: whether its EstablishConnection packets set OperatingSystem.OS (Windows' servers do)."""
+        return self.qm.readings["D-87"] == "set"
+
+    def _sessionless_user_message(self, packet: bytes) -> None:
+        """D-88 answer: a UserMessage before any EstablishConnection gets a refused EstablishConnection
+        (MS-MQQB 2.2.1 CS) naming its sender, then the session closes as MS-MQQB:3.1.5.8:01 says."""
+        if self.qm.readings["D-88"] == "answer":
+            source = wire.read_user_message(packet).source_queue_manager
+            self.send(wire.establish_connection_response(source, self.qm.identifier, 0, 1, True, self._priority(),
+                                                         self._server_class()))
+
     def _establish_connection(self, packet: bytes) -> None:
         """MS-MQQB 3.1.5.3.1 a connection request: answer it, refusing a ServerGuid that is not ours."""
         (client, server, timestamp, operating_system, _), _ = wire.read_internal(packet, "EstablishConnection")
         self.remote_qm_guid = bytes(client)
         refused = bytes(server) not in (self.qm.identifier, bytes(16))  # MS-MQQB 2.2.1 CS
         self.send(wire.establish_connection_response(client, self.qm.identifier, timestamp,
-                                                     operating_system >> 8 & 1, refused))
+                                                     operating_system >> 8 & 1, refused, self._priority(),
+                                                     self._server_class()))
         if refused:
             self.close()  # MS-MQQB 2.2.1: CS says the connection is refused
 
@@ -174,7 +195,8 @@ class MqqbSession:
         self.received_window_size = window
         self.ack_wait_timeout = ack_timeout
         self.recoverable_ack_send_timeout = recoverable_ack_timeout
-        self.send(wire.connection_parameters_response(recoverable_ack_timeout, ack_timeout, self.window_size))
+        self.send(wire.connection_parameters_response(recoverable_ack_timeout, ack_timeout, self.window_size,
+                                                      self._priority()))
 
     def _user_message(self, packet: bytes) -> None:
         self.receiver.user_message(self, wire.read_user_message(packet))
@@ -201,7 +223,8 @@ class MqqbSession:
         self.remote_qm_guid = remote_qm_guid
         self.state = WAITING_ECR_MSG
         self._outgoing += wire.establish_connection_request(self.qm.identifier, remote_qm_guid,
-                                                            self.qm.clock.now_ms() & 0xFFFFFFFF)
+                                                            self.qm.clock.now_ms() & 0xFFFFFFFF, self._priority(),
+                                                            self._server_class())
 
     def _establish_response(self, packet: bytes) -> None:
         """MS-MQQB 3.1.5.3.2: a valid response (our GUID, theirs, CS clear) is followed by ConnectionParameters."""
@@ -210,7 +233,8 @@ class MqqbSession:
             self.close()
             return
         # MS-MQQB 3.1.5.3.2 RecoverableAckTimeout is eight round trips, at least 0x1F4: a round trip here takes no time
-        self._outgoing += wire.connection_parameters_request(0x1F4, self.ack_wait_timeout, self.window_size)
+        self._outgoing += wire.connection_parameters_request(0x1F4, self.ack_wait_timeout, self.window_size,
+                                                             self._priority())
 
     def _parameters_response(self, packet: bytes) -> None:
         """MS-MQQB 3.1.5.4.2: the session is OPEN; what waited for it goes out."""
@@ -265,7 +289,8 @@ class MqqbSession:
         # MS-MQMQ:2.2.20.4:01 the first recoverable number the flags cover, 0 when none arrived since the last ack
         first = self.last_acked_recoverable_msg_seq_number + 1 if flags else 0
         self.send(wire.session_ack((self.message_received_count, first & 0xFFFF, flags, self.message_sent_count,
-                                    self.recoverable_message_sent_count, self.window_size, 0)))
+                                    self.recoverable_message_sent_count, self.window_size, 0), self._priority(),
+                                   self.qm.readings["D-85"] == "windows"))  # D-85 PacketSize 36 or 20
         self.recoverable_msg_ack_flags = 0
         self.last_acked_recoverable_msg_seq_number = self.recoverable_message_received_count
 
