@@ -13,7 +13,8 @@ encrypted-body SecurityHeader, so that a scenario can send what a real sender wo
 no sender may.
 
 Reading: `Stream.feed` cuts the bytes a queue manager sends into packets (MS-MQMQ 2.2.19.1:
-PacketSize, plus the 16-byte SessionHeader when BaseHeader.SH says one follows) and `decode`
+PacketSize, plus the 16-byte SessionHeader when BaseHeader.SH says one follows; a SessionAck is
+36 bytes whether its PacketSize is 20, as the text counts, or 36, as Windows does: D-85) and `decode`
 names each one (MS-MQQB 3.1.5.1.1) and takes out the fields the steps check.  Nothing here
 raises on bad bytes: what cannot be read is a line in `Received.problems`.
 """
@@ -28,6 +29,7 @@ VERSION, SIGNATURE, INFINITE = 0x10, 0x524F494C, 0xFFFFFFFF  # MS-MQMQ 2.2.19.1
 IN, SH = 0x0008, 0x0010                                       # MS-MQMQ 2.2.19.1 Flags.IN, Flags.SH
 ORDER_ACK, ORDER_ACK_LABEL = 0x00FF, "QM Ordering Ack"        # MS-MQMQ 2.2.18.1.6, MS-MQQB 2.2.4 / 2.2.5
 PACKET_TYPES = {1: "SessionAck", 2: "EstablishConnection", 3: "ConnectionParameters"}  # MS-MQQB 2.2.1 PT
+SESSION_ACK_SIZE = 36                                         # MS-MQQB 2.2.6 BaseHeader, InternalHeader, SessionHeader
 CALG_RC4, CALG_AES256, SHA512 = 0x6801, 0x6610, 0x800E        # MS-MQMQ 2.2.19.3
 
 
@@ -61,11 +63,13 @@ def connection_parameters_response(request: Received, window_size: int) -> bytes
 
 
 def session_ack(ack_sequence: int, recoverable_first: int, recoverable_flags: int, sent: int, recoverable_sent: int,
-                window_size: int = 64) -> bytes:
-    """MS-MQQB 2.2.6: IN and SH, PT 1, then the SessionHeader (MS-MQMQ 2.2.20.4)."""
+                window_size: int = 64, session_counted: bool = False) -> bytes:
+    """MS-MQQB 2.2.6: IN and SH, PT 1, then the SessionHeader (MS-MQMQ 2.2.20.4); `session_counted`: PacketSize 36,
+    as Windows frames it (MS-MQQB 4.1.8, D-85), instead of MS-MQMQ 2.2.19.1's 20."""
     header = struct.pack("<HHIHHHH", ack_sequence, recoverable_first, recoverable_flags, sent, recoverable_sent,
                          window_size, 0)
-    return _base(IN | SH, struct.pack("<HH", 0, 1), session=header)
+    packet = _base(IN | SH, struct.pack("<HH", 0, 1), session=header)
+    return packet[:8] + struct.pack("<I", SESSION_ACK_SIZE) + packet[12:] if session_counted else packet
 
 
 # -- UserMessage packets -------------------------------------------------------------------
@@ -206,11 +210,22 @@ class Received:
     message_class: int = 0
     body: bytes = b""
     problems: list[str] = field(default_factory=list)
+    packet_size: int = 0           # BaseHeader.PacketSize as written
+    padding: bytes = b""           # an EstablishConnection's 512 bytes of Padding (MS-MQQB 2.2.3.1)
     session: str = "own"           # "own": the session the suite opened; "opened by the target" (D-76)
 
     @property
     def internal(self) -> bool:
         return bool(self.base_flags & IN)
+
+    @property
+    def priority(self) -> int:
+        return self.base_flags & 7  # MS-MQMQ 2.2.19.1 Flags.PR
+
+    @property
+    def session_ack_framing(self) -> str:
+        """D-85: "windows" when a SessionAck's PacketSize counts its SessionHeader, "text" when it does not."""
+        return "windows" if self.packet_size == SESSION_ACK_SIZE else "text"
 
 
 class Stream:
@@ -230,6 +245,11 @@ class Stream:
                               f"0x{signature:08X}, PacketSize {size}"
                 break
             total = size + (16 if flags & SH else 0)
+            if flags & IN and flags & SH:  # a SessionAck: D-85 PacketSize 20 (MS-MQMQ 2.2.19.1) or 36 (Windows)
+                if size not in (SESSION_ACK_SIZE - 16, SESSION_ACK_SIZE):
+                    self.broken = f"MS-MQQB 2.2.6: a SessionAck with PacketSize {size}"
+                    break
+                total = SESSION_ACK_SIZE
             if len(self._buffer) < total:
                 break
             packets.append(bytes(self._buffer[:total]))
@@ -239,7 +259,7 @@ class Stream:
 
 def decode(packet: bytes) -> Received:
     _, _, flags, _, size, ttrq = struct.unpack_from("<BBHIII", packet)
-    out = Received("unreadable", flags, ttrq)
+    out = Received("unreadable", flags, ttrq, packet_size=size)
     try:
         if flags & IN:
             _internal(packet, out)
@@ -258,6 +278,8 @@ def _internal(packet: bytes, out: Received) -> None:
         return
     layout = {"EstablishConnection": "<16s16sIHH", "ConnectionParameters": "<IIHH", "SessionAck": "<HHIHHHH"}[kind]
     out.fields = struct.unpack_from(layout, packet, 20)
+    if kind == "EstablishConnection":
+        out.padding = packet[60:572]
     out.kind = kind
 
 

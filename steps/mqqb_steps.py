@@ -39,6 +39,7 @@ from .mqqb_packets import (
     connection_parameters,
     connection_parameters_response,
     decode,
+    session_ack,
     establish_connection,
     establish_connection_response,
     user_message,
@@ -50,6 +51,7 @@ RECOVERABLE_ACK_TIMEOUT, ACK_TIMEOUT, WINDOW = 500, 20_000, 64  # MS-MQQB 2.2.2.
 HANDSHAKE_WAIT_MS = 5000
 SETTLE_MS = 200  # after the target's clock moved, how long what its timers sent may take to arrive
 PACKET_FIELDS = ("DQ", "AQ", "RQ", "TH", "FA", "EB")
+OS_SERVER_CLASS = 0x0200  # MS-MQQB 2.2.3.1 OperatingSystem.OS
 
 
 class Peer:
@@ -63,6 +65,7 @@ class Peer:
         self.received: list[Received] = []
         self.latest: list[Received] = []          # what the last wait brought
         self.ordinal = 0                           # MessageID of the packets it sends (MS-MQQB 3.1.1.3)
+        self.recoverable_sent = 0                  # MS-MQQB 3.1.1.3.1 RecoverableMessageSentCount
         self.tx_sequence_id = struct.pack("<II", 1, int(time.time()) & 0xFFFFFFFF)  # MS-MQMQ 2.2.18.1.2
         self.tx_number = 0
         self.transactions: dict[str, tuple] = {}   # label -> the TransactionHeader it was sent with
@@ -85,7 +88,18 @@ class Peer:
         assert self.stream.broken is None, self.stream.broken
         self.latest += self._accept_sessions_opened_by_target()
         self.received += self.latest
+        self._record_readings(self.latest)
         return self.latest
+
+    def _record_readings(self, packets: list[Received]) -> None:
+        """What the target's packets show of the readings its internal packets may take (D-85, D-86, D-87)."""
+        for packet in packets:
+            if packet.internal and packet.kind != "unreadable":
+                self.world.observe("D-86", "zero" if packet.priority == 0 else "nonzero")
+            if packet.kind == "SessionAck":
+                self.world.observe("D-85", packet.session_ack_framing)
+            if packet.kind == "EstablishConnection" and packet.session == "own":
+                self.world.observe("D-87", "set" if packet.fields[3] & OS_SERVER_CLASS else "clear")
 
     def _accept_sessions_opened_by_target(self) -> list[Received]:
         """A target may deliver to this queue manager on a session it opens itself (D-76 new-session): answer its
@@ -138,6 +152,15 @@ def peer_with_session(world, remote, request):
     open_session(world, remote, request)
 
 
+@given(phrase('another queue manager "{remote}" connected to the target with no session'))
+def peer_without_session(world, remote, request):
+    """A transport connection and nothing else: no EstablishConnection (what the public 1801 scanners do)."""
+    world.require("mqqb_peer")
+    peer = Peer(world, remote)
+    request.addfinalizer(peer.close)
+    world.notes.setdefault("mqqb peers", {})[remote] = peer
+
+
 def open_session(world, remote: str, request, guid: bytes | None = None) -> Peer:
     """A peer named `remote` (with the GUID `guid`, else a random one) whose session the target has accepted."""
     world.require("mqqb_peer")
@@ -184,6 +207,7 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
         acknowledgements=props.acknowledgements, label=label, message_class=props.message_class,
         correlation_id=props.correlation_id, body=props.body, privacy_level=props.privacy_level)
     peer.send(user_message(out))
+    peer.recoverable_sent += 1 if out.delivery or transaction is not None else 0
     # MS-MQMQ 2.2.18.1.3 the receiver knows the message by the sender's GUID and the MessageID
     world.sent[label] = Sent(label, world.queue(alias), peer.guid + struct.pack("<I", peer.ordinal),
                              transactional=transaction is not None)
@@ -200,6 +224,17 @@ def peer_sends(world, remote, label, alias):
 @when(phrase('"{remote}" sends the prepared message "{label}" to "{alias}" with packet fields:'))
 def peer_sends_with(world, remote, label, alias, datatable):
     _send(world, remote, label, alias, {key.strip(): value.strip() for key, value in datatable})
+
+
+@when(phrase('"{remote}" acknowledges the session with a SessionAck of PacketSize {size:d}'))
+def peer_acknowledges(world, remote, size):
+    """MS-MQQB 2.2.6 a SessionAck counting what "remote" received and sent; PacketSize 20 is MS-MQMQ 2.2.19.1's
+    framing, 36 Windows' (MS-MQQB 4.1.8, D-85)."""
+    assert size in (20, 36), f"a SessionAck has PacketSize 20 or 36, not {size}"
+    peer = _peer(world, remote)
+    peer.collect(0, move_clock=False)
+    received = sum(1 for packet in peer.received if not packet.internal and packet.session == "own")
+    peer.send(session_ack(received, 0, 0, peer.ordinal, peer.recoverable_sent, WINDOW, session_counted=size == 36))
 
 
 @when(phrase('"{remote}" waits {ms:d} ms for the target\'s packets'))
@@ -221,6 +256,32 @@ def session_open(world, remote):
     peer = _peer(world, remote)
     peer.collect(0, move_clock=False)
     assert not peer.connection.closed, f"the target closed the session of {remote!r}"
+
+
+@then(phrase('by D-88 the target closes the connection of "{remote}" unanswered (close) or answers it first (answer)'))
+def sessionless_answer(world, remote):
+    """MS-MQQB 3.1.5.8 closes a session that sends a UserMessage before it is OPEN; Windows answers one sent before
+    any EstablishConnection (D-88).  An answer is packets of the protocol: the stream checks each BaseHeader."""
+    peer = _peer(world, remote)
+    got = peer.collect(1000, move_clock=False)
+    if got:
+        world.observe("D-88", "answer")
+        return
+    assert peer.connection.closed, f"the target neither answered {remote!r} nor closed its connection"
+    world.observe("D-88", "close")
+
+
+@then(phrase('the EstablishConnection "{remote}" received has OperatingSystem.RE 0x10, the SE bit it sent, '
+             'either OS bit and 512 bytes of padding 0x5A'))
+def establish_response_fields(world, remote):
+    peer = _peer(world, remote)
+    answers = [packet for packet in peer.received if packet.kind == "EstablishConnection" and packet.session == "own"]
+    assert answers, f"{remote!r} received no EstablishConnection"
+    operating_system = answers[0].fields[3]
+    # MS-MQQB 2.2.3.1 RE 0x10; SE echoed (the suite's request sends SE 1); OS left to the acceptor (D-87)
+    assert operating_system & 0xFF == 0x10, f"OperatingSystem.RE is 0x{operating_system & 0xFF:02X}"
+    assert operating_system & 0x100, f"OperatingSystem 0x{operating_system:04X}: SE is not the 1 the request sent"
+    assert answers[0].padding == b"\x5A" * 512, "the response's padding is not 512 bytes of 0x5A"
 
 
 @then(phrase('"{remote}" received an EstablishConnection, a ConnectionParameters and a SessionAck packet'))
