@@ -76,3 +76,23 @@ def test_the_wire_listener_carries_a_session_and_stops():
             connection.close()
         finally:
             listener.stop()
+
+
+def test_a_peer_that_frames_its_sessionack_as_windows_keeps_its_session_and_both_messages():
+    """D-85: a SessionAck of PacketSize 36 (MS-MQQB 4.1.8) between two UserMessages loses neither of them."""
+    with connect("reference") as target:
+        queue = target.create_queue(f"{target.computer_name}\\private$\\framing").format_name
+        connection = target.mqqb_connect()
+        stream = suite_wire.Stream()
+        connection.send(suite_wire.establish_connection(PEER_GUID, target.queue_manager_identifier, 1))
+        connection.send(suite_wire.connection_parameters(500, 20_000, 64))
+
+        def message(number: int) -> bytes:
+            return suite_wire.user_message(suite_wire.Outgoing(
+                source=PEER_GUID, destination_qm=target.queue_manager_identifier, message_id=number,
+                destination=queue, label=f"m{number}", body=b"x"))
+        connection.send(message(1) + suite_wire.session_ack(0, 0, 0, 1, 0, 64, session_counted=True) + message(2))
+        target.elapse(11_000)
+        kinds = [suite_wire.decode(p).kind for p in stream.feed(connection.receive())]
+        assert not connection.closed and kinds[-1] == "SessionAck"
+        assert len(target.list_messages(queue).messages) == 2
