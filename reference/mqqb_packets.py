@@ -5,9 +5,12 @@ Theory of operation
 `frame_length` tells where a packet ends in the byte stream (MS-MQMQ 2.2.19.1: PacketSize,
 plus 16 when a SessionHeader follows).  `packet_kind` names a whole packet by the rules of
 MS-MQQB 3.1.5.1.1; an internal packet (BaseHeader.Flags.IN) is read by `read_internal`, any
-other by `read_user_message`, which returns the fields of every header as `UserMessagePacket`.
-Both raise PacketFormatError for bytes that do not follow the structures of MS-MQQB 2 and
-MS-MQMQ 2.2.19 - 2.2.20; the session closes on it (MS-MQQB 3.1.5.1.3).
+other by `read_user_message`, which walks every header the flags announce in MS-MQMQ 2.2.20's
+order (with MS-MQRR 2.2.5.1's SRMPEnvelopeHeader and CompoundMessageHeader behind AH, D-90),
+checks each length against PacketSize and each enumerated field against its set, and returns
+the fields as `UserMessagePacket`.  Both raise PacketFormatError for bytes that do not follow
+the structures of MS-MQQB 2 and MS-MQMQ 2.2.19 - 2.2.20, never another exception; the session
+closes on it (MS-MQQB:3.1.5.1.3:01).
 
 The writers build what an acceptor sends: the EstablishConnection and ConnectionParameters
 responses (MS-MQQB 2.2.2, 2.2.3), SessionAck (2.2.6) and the OrderAck and FinalAck packets

@@ -19,8 +19,8 @@ sender may use), TH 1 (a TransactionHeader, each message a transaction of its ow
 (its FinalAck bit), EB 1 (an encrypted body: a SecurityHeader with EB and a key), AH 1 (an
 SRMP envelope and a compound message carrying the body, MS-MQRR 2.2.5.1.2), and values to
 write instead of the right ones (decimal or 0x...): DM, LabelLength, MessageSize,
-ExtensionSize, EncryptionKeySize (with EB 1), DQ Count / AQ Count / RQ Count (a direct name's), DataLength, HTTPBodySize,
-MsgBodyOffset (of the SRMP headers), QT (a DebugHeader, with BaseHeader DH), HH 1 and MQ 1 (a
+ExtensionSize, EncryptionKeySize (with EB 1), DQ Count / AQ Count / RQ Count (a direct name's),
+DataLength, HTTPBodySize, MsgBodyOffset (of the SRMP headers), QT (a DebugHeader, with BaseHeader DH), HH 1 and MQ 1 (a
 SoapHeader or MultiQueueFormatHeader announced and not written), trailing bytes (that many
 zero bytes after the last header, counted in PacketSize).
 
@@ -55,8 +55,8 @@ from .world import Sent, World
 RECOVERABLE_ACK_TIMEOUT, ACK_TIMEOUT, WINDOW = 500, 20_000, 64  # MS-MQQB 2.2.2.1 the smallest time-outs allowed
 HANDSHAKE_WAIT_MS = 5000
 SETTLE_MS = 200  # after the target's clock moved, how long what its timers sent may take to arrive
-FORCED_FIELDS = ("DM", "LabelLength", "MessageSize", "ExtensionSize", "EncryptionKeySize", "DQ Count", "AQ Count", "RQ Count", "DataLength",
-                 "HTTPBodySize", "MsgBodyOffset", "QT", "HH", "MQ", "trailing bytes")
+FORCED_FIELDS = ("DM", "LabelLength", "MessageSize", "ExtensionSize", "EncryptionKeySize", "DQ Count", "AQ Count",
+                 "RQ Count", "DataLength", "HTTPBodySize", "MsgBodyOffset", "QT", "HH", "MQ", "trailing bytes")
 PACKET_FIELDS = ("DQ", "AQ", "RQ", "TH", "FA", "EB", "AH") + FORCED_FIELDS
 SRMP_ENVELOPE = '<se:Envelope xmlns:se="http://schemas.xmlsoap.org/soap/envelope/"><se:Body/></se:Envelope>'
 
@@ -165,7 +165,8 @@ def open_session(world, remote: str, request, guid: bytes | None = None) -> Peer
     return peer
 
 
-def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict[str, str], direct: bool = False) -> None:
+def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict[str, str],
+          direct: bool = False) -> None:
     """`direct`: name the queue by its direct format name (MS-MQMQ 2.1.2, DQ 7) instead of the target's name for it."""
     peer = _peer(world, remote)
     prepared = world.notes.get("prepared", {})
