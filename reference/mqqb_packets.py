@@ -6,9 +6,12 @@ Theory of operation
 plus 16 when a SessionHeader follows; a SessionAck is 36 bytes whether its PacketSize counts
 its SessionHeader or not, D-85).  `packet_kind` names a whole packet by the rules of
 MS-MQQB 3.1.5.1.1; an internal packet (BaseHeader.Flags.IN) is read by `read_internal`, any
-other by `read_user_message`, which returns the fields of every header as `UserMessagePacket`.
-Both raise PacketFormatError for bytes that do not follow the structures of MS-MQQB 2 and
-MS-MQMQ 2.2.19 - 2.2.20; the session closes on it (MS-MQQB 3.1.5.1.3).
+other by `read_user_message`, which walks every header the flags announce in MS-MQMQ 2.2.20's
+order (with MS-MQRR 2.2.5.1's SRMPEnvelopeHeader and CompoundMessageHeader behind AH, D-90),
+checks each length against PacketSize and each enumerated field against its set, and returns
+the fields as `UserMessagePacket`.  Both raise PacketFormatError for bytes that do not follow
+the structures of MS-MQQB 2 and MS-MQMQ 2.2.19 - 2.2.20, never another exception; the session
+closes on it (MS-MQQB:3.1.5.1.3:01).
 
 The writers build what an acceptor sends: the EstablishConnection and ConnectionParameters
 responses (MS-MQQB 2.2.2, 2.2.3), SessionAck (2.2.6) and the OrderAck and FinalAck packets
@@ -33,12 +36,20 @@ USER = struct.Struct("<16s16sIIII")            # MS-MQMQ 2.2.19.2 fixed part, 48
 TRANSACTION = struct.Struct("<I8sII")          # MS-MQMQ 2.2.20.5 without ConnectorQMGuid
 SECURITY = struct.Struct("<HHHHII")            # MS-MQMQ 2.2.20.6 fixed part
 PROPERTIES = struct.Struct("<BBH20sIIIIIIII")  # MS-MQMQ 2.2.19.3 fixed part, 56 bytes
+DEBUG = struct.Struct("<HH")                   # MS-MQMQ 2.2.20.8 without QueueIdentifier
+SRMP_ENVELOPE = struct.Struct("<HHI")          # MS-MQRR 2.2.5.1.2.1 SRMPEnvelopeHeader fixed part
+COMPOUND_MESSAGE = struct.Struct("<HHIII")     # MS-MQRR 2.2.5.1.2.2 CompoundMessageHeader fixed part
+SOAP_SECTION = struct.Struct("<HHI")           # MS-MQMQ 2.2.20.7 a section id, Reserved and its length
+MQF_ADDRESS = struct.Struct("<IHHI")           # MS-MQMQ 2.2.20.2 MQFAddressHeader fixed part
+MQF_SIGNATURE = struct.Struct("<HHI")          # MS-MQMQ 2.2.20.3 MQFSignatureHeader fixed part
+FIXED_HEADERS = BASE.size + USER.size + PROPERTIES.size  # MS-MQMQ 2.2.20 the headers every UserMessage has
 IN, SH, DH = 0x0008, 0x0010, 0x0020            # MS-MQMQ 2.2.19.1 BaseHeader.Flags
 PT_SESSION_ACK, PT_ESTABLISH, PT_PARAMETERS = 1, 2, 3  # MS-MQQB 2.2.1 InternalHeader.Flags.PT
 CS = 0x0010                                     # MS-MQQB 2.2.1 connection refused
 OS_SERVER_CLASS = 0x0200                        # MS-MQQB 2.2.3.1 OperatingSystem.OS, a server-class initiator
-JN, JP, TH, MP, SECURITY_FLAG, CQ, MQ, HH = (1 << 8, 1 << 9, 1 << 20, 1 << 21, 1 << 19, 1 << 22, 1 << 23,
-                                             1 << 28)  # MS-MQMQ 2.2.19.2 UserHeader.Flags
+JN, JP, TH, MP, SECURITY_FLAG, CQ, MQ, AH, HH = (1 << 8, 1 << 9, 1 << 20, 1 << 21, 1 << 19, 1 << 22, 1 << 23,
+                                                 1 << 25, 1 << 28)  # MS-MQMQ 2.2.19.2 UserHeader.Flags
+ALLOWED_DM = frozenset({0, 1})                  # MS-MQMQ 2.2.19.2 DM: express or recoverable
 ALLOWED_DQ, ALLOWED_AQ = frozenset({0, 3, 5, 7}), frozenset({0, 2, 3, 5, 6, 7})  # MS-MQMQ 2.2.19.2
 EB = 0x0020                                     # MS-MQMQ 2.2.20.6 SecurityHeader.Flags.EB
 ORDER_ACK_LABEL = "QM Ordering Ack"             # MS-MQQB 2.2.4, 2.2.5
@@ -47,6 +58,10 @@ ORDER_ACK_CLASS = 0x00FF                        # MS-MQMQ 2.2.18.1.6 MQMSG_CLASS
 MAX_PACKET = 0x00400000                         # MS-MQMQ 2.2.19.1 PacketSize limit
 SESSION_ACK_SIZE = BASE.size + INTERNAL.size + SESSION.size  # MS-MQQB 2.2.6 the whole SessionAck, 36 bytes
 SESSION_ACK_SIZES = (BASE.size + INTERNAL.size, SESSION_ACK_SIZE)  # D-85 its PacketSize: text, windows
+MAX_LABEL_LENGTH = 0xFA                         # MS-MQMQ 2.2.19.3 LabelLength valid range
+QT_PUBLIC = 1                                   # MS-MQMQ 2.2.20.8 DebugHeader.Flags.QT: a QueueIdentifier follows
+SOAP_HEADER_ID, SOAP_BODY_ID = 0x0320, 0x0384   # MS-MQMQ 2.2.20.7
+MQF_IDS, MQF_SIGNATURE_ID = (0x0064, 0x00C8, 0x012C), 0x015E  # MS-MQMQ 2.2.20.2 Destination, Admin, Response
 
 
 class PacketFormatError(ValueError):
@@ -79,6 +94,12 @@ class UserMessagePacket:
     body: bytes = b""
     extension: bytes = b""
     privacy_level: int = 0
+    debug_queue: bytes | None = None     # DebugHeader.QueueIdentifier, when BaseHeader.Flags.DH and QT 1
+    srmp_envelope: str | None = None     # SRMPEnvelopeHeader.Data without its NUL, when UserHeader.Flags.AH
+    compound_message: bytes | None = None  # CompoundMessageHeader.Data, when UserHeader.Flags.AH
+    compound_message_body: tuple[int, int] = (0, 0)  # CompoundMessageHeader (MsgBodyOffset, MsgBodySize)
+    soap_header: str | None = None       # SoapHeader.Header and .Body without their NULs, when UserHeader.Flags.HH
+    soap_body: str | None = None
     session_header: tuple | None = None  # the SessionHeader fields when BaseHeader.Flags.SH
     raw: bytes = field(default=b"", repr=False)
 
@@ -151,9 +172,25 @@ def _guid(raw: bytes) -> str:
     return str(uuid.UUID(bytes_le=bytes(raw)))
 
 
-def _queue(packet: bytes, offset: int, start: int, code: int, source: bytes, dest: bytes,
+def _within(end: int, size: int, clause: str, what: str) -> int:
+    """`end` if the field ending there lies inside PacketSize; a format error naming `clause` otherwise."""
+    if end > size:
+        raise PacketFormatError(f"{clause}: {what} runs past PacketSize {size}")
+    return end
+
+
+def _align(offset: int) -> int:
+    return (offset + 3) & ~3
+
+
+def _utf16(raw: bytes) -> str:
+    return bytes(raw).decode("utf-16-le", "surrogatepass").rstrip("\0")
+
+
+def _queue(packet: bytes, offset: int, size: int, code: int, source: bytes, dest: bytes,
            admin_host: bytes | None) -> tuple[str, int, bytes | None]:
     """One DQ / AQ / RQ field: (format name, next offset, host GUID of a private name)."""
+    clause = "MS-MQMQ:2.2.19.2:14"  # a queue name field lies inside PacketSize
     if code in (0, 1):
         return "", offset, None
     if code in (2, 3, 4):  # MS-MQMQ 2.2.18.1.5.1 PrivateQueueFormatNameId on a host the flag names
@@ -161,19 +198,20 @@ def _queue(packet: bytes, offset: int, start: int, code: int, source: bytes, des
         if host is None:
             raise PacketFormatError("MS-MQMQ 2.2.19.2: RQ 4 without a private administration queue")
         (number,) = struct.unpack_from("<I", packet, offset)
-        return f"PRIVATE={_guid(host)}\\{number:08x}", offset + 4, host
+        return f"PRIVATE={_guid(host)}\\{number:08x}", _within(offset + 4, size, clause, "a queue number"), host
     if code == 5:  # MS-MQMQ 2.2.18.1.7.1 PublicQueueFormatName
-        return f"PUBLIC={_guid(packet[offset:offset + 16])}", offset + 16, None
+        end = _within(offset + 16, size, clause, "a public queue name")
+        return f"PUBLIC={_guid(packet[offset:end])}", end, None
     if code == 6:  # MS-MQMQ 2.2.18.1.7.2 PrivateQueueFormatName
-        host = bytes(packet[offset:offset + 16])
+        end = _within(offset + 20, size, clause, "a private queue name")
         (number,) = struct.unpack_from("<I", packet, offset + 16)
-        return f"PRIVATE={_guid(host)}\\{number:08x}", offset + 20, host
+        return f"PRIVATE={_guid(packet[offset:offset + 16])}\\{number:08x}", end, bytes(packet[offset:offset + 16])
     (count,) = struct.unpack_from("<H", packet, offset)  # MS-MQMQ 2.2.18.1.5.2 Count in bytes, NUL included
-    text = bytes(packet[offset + 2:offset + 2 + count]).decode("utf-16-le", "surrogatepass").rstrip("\0")
-    end = offset + 2 + count
+    end = _within(offset + 2 + count, size, clause, f"a direct name of {count} bytes")
+    text = _utf16(packet[offset + 2:end])
     # MS-MQMQ 2.1.2: the field holds the name after "DIRECT="; a format name needs the keyword back
     name = text if text[:7].upper() == "DIRECT=" else "DIRECT=" + text
-    return name, start + ((end - start + 3) & ~3), None
+    return name, BASE.size + _align(end - BASE.size), None
 
 
 def read_user_message(packet: bytes) -> UserMessagePacket:
@@ -186,52 +224,140 @@ def read_user_message(packet: bytes) -> UserMessagePacket:
 
 def _read_user_message(packet: bytes) -> UserMessagePacket:
     _, _, base_flags, _, size, ttrq = BASE.unpack_from(packet)
+    if size % 4 or size < FIXED_HEADERS:
+        # MS-MQMQ:2.2.19.1:12 PacketSize counts 4-byte aligned headers, at least the three every UserMessage has
+        raise PacketFormatError(f"MS-MQMQ:2.2.19.1:12: PacketSize {size} of a UserMessage")
+    if len(packet) < size:
+        # MS-MQMQ:2.2.20:02 every header lies inside PacketSize, so bytes that stop short of it hold no packet
+        raise PacketFormatError(f"MS-MQMQ:2.2.20:02: {len(packet)} bytes of a packet of PacketSize {size}")
     start = BASE.size
     source, address, ttbr, sent, message_id, flags = USER.unpack_from(packet, start)
-    dq, aq, rq = flags >> 10 & 7, flags >> 13 & 7, flags >> 16 & 7
+    dq, aq, rq, dm = flags >> 10 & 7, flags >> 13 & 7, flags >> 16 & 7, flags >> 5 & 3
     if dq not in ALLOWED_DQ or aq not in ALLOWED_AQ:
         # MS-MQMQ:2.2.19.2:12 any other DQ or AQ value is an error that closes the session
         raise PacketFormatError(f"MS-MQMQ 2.2.19.2: DQ {dq} / AQ {aq} outside the allowed values")
-    if not flags & MP or (flags & TH and not flags >> 5 & 3):
+    if dm not in ALLOWED_DM:
+        raise PacketFormatError(f"MS-MQMQ:2.2.19.2:13: DM {dm} is no delivery mode")  # only 0 and 1 are defined
+    if not flags & MP or (flags & TH and not dm):
         raise PacketFormatError("MS-MQMQ 2.2.19.2: MP clear, or TH with DM 0")
     offset = start + USER.size
-    destination, offset, _ = _queue(packet, offset, start, dq, source, address, None)
-    admin, offset, admin_host = _queue(packet, offset, start, aq, source, address, None)
-    response, offset, _ = _queue(packet, offset, start, rq, source, address, admin_host)
+    destination, offset, _ = _queue(packet, offset, size, dq, source, address, None)
+    admin, offset, admin_host = _queue(packet, offset, size, aq, source, address, None)
+    response, offset, _ = _queue(packet, offset, size, rq, source, address, admin_host)
     if rq == 1:
         response = admin  # MS-MQMQ 2.2.19.2 RQ 1: the same as the administration queue
     if flags & CQ:
-        offset += 16  # MS-MQMQ 2.2.19.2 ConnectorType
+        offset = _within(offset + 16, size, "MS-MQMQ:2.2.19.2:14", "ConnectorType")  # MS-MQMQ 2.2.19.2 CQ
     message = UserMessagePacket(base_flags, ttrq, bytes(source), bytes(address), ttbr, sent, message_id, flags,
                                 destination, admin, response, raw=bytes(packet))
     if flags & TH:
         xflags, sequence_id, number, previous = TRANSACTION.unpack_from(packet, offset)
         message.transaction = (xflags, bytes(sequence_id), number, previous)
         offset += TRANSACTION.size + (16 if xflags & 1 else 0)  # MS-MQMQ 2.2.20.5 ConnectorQMGuid when CG
+        _within(offset, size, "MS-MQMQ:2.2.20:02", "the TransactionHeader")  # an announced header fits
     if flags & SECURITY_FLAG:
         security = SECURITY.unpack_from(packet, offset)
         message.security_flags, message.signature_size = security[0], security[3]
         offset += SECURITY.size + sum((n + 3) & ~3 for n in security[1:])  # MS-MQMQ 2.2.20.6 each item padded
+        _within(offset, size, "MS-MQMQ:2.2.20.6:02", "the SecurityHeader")  # its SecurityData items fit too
+    offset = _message_properties(packet, offset, size, message)
+    if base_flags & DH:
+        offset = _debug_header(packet, offset, size, message)
+    if flags & AH:
+        offset = _srmp_headers(packet, offset, size, message)
+    if flags & HH:
+        offset = _soap_header(packet, offset, size, message)
+    if flags & MQ:
+        _multi_queue_format_header(packet, offset, size)
+    # D-91 bytes after the last header the flags announce, up to PacketSize, are not read
+    if base_flags & SH:
+        message.session_header = SESSION.unpack_from(packet, size)  # MS-MQMQ 2.2.20.4, after PacketSize bytes
+    return message
+
+
+def _message_properties(packet: bytes, offset: int, size: int, message: UserMessagePacket) -> int:
+    """MS-MQMQ 2.2.19.3, into `message`; the offset after its padding."""
+    clause = "MS-MQMQ:2.2.19.3:12"  # LabelLength in range; Label, ExtensionData and MessageBody inside PacketSize
+    props = offset
+    _within(offset + PROPERTIES.size, size, clause, "the MessagePropertiesHeader")
     (message.acknowledgements, label_length, message.message_class, correlation, message.body_type,
      message.application_tag, body_size, _, message.privacy_level, _, _, extension_size) = \
         PROPERTIES.unpack_from(packet, offset)
     if message.privacy_level not in (0, 1, 3, 5):
         raise PacketFormatError("MS-MQMQ 2.2.19.3: PrivacyLevel outside its table")
+    if label_length > MAX_LABEL_LENGTH:
+        raise PacketFormatError(f"{clause}: LabelLength {label_length}")
     message.correlation_id = bytes(correlation)
-    props = offset
-    offset += PROPERTIES.size
-    message.label = bytes(packet[offset:offset + 2 * label_length]).decode("utf-16-le",
-                                                                            "surrogatepass").rstrip("\0")
-    offset += 2 * label_length
-    message.extension = bytes(packet[offset:offset + extension_size])
-    offset += extension_size
-    message.body = bytes(packet[offset:offset + body_size])
-    offset = props + ((offset + body_size - props + 3) & ~3)
-    if len(message.body) != body_size or offset > size:
-        raise PacketFormatError("MS-MQMQ 2.2.19.3: the MessageBody runs past PacketSize")
-    if base_flags & SH:
-        message.session_header = SESSION.unpack_from(packet, size)  # MS-MQMQ 2.2.20.4, after PacketSize bytes
-    return message
+    offset = _within(offset + PROPERTIES.size + 2 * label_length, size, clause, "the Label")
+    message.label = _utf16(packet[offset - 2 * label_length:offset])
+    offset = _within(offset + extension_size, size, clause, "the ExtensionData")
+    message.extension = bytes(packet[offset - extension_size:offset])
+    offset = _within(offset + body_size, size, clause, "the MessageBody")
+    message.body = bytes(packet[offset - body_size:offset])
+    return _within(props + _align(offset - props), size, clause, "the MessagePropertiesHeader's padding")
+
+
+def _debug_header(packet: bytes, offset: int, size: int, message: UserMessagePacket) -> int:
+    """MS-MQMQ 2.2.20.8 when BaseHeader.Flags.DH."""
+    end = _within(offset + DEBUG.size, size, "MS-MQMQ:2.2.20:02", "the DebugHeader")
+    qt = DEBUG.unpack_from(packet, offset)[0] & 3
+    if qt > QT_PUBLIC:
+        raise PacketFormatError(f"MS-MQMQ:2.2.20.8:02: DebugHeader QT {qt}")  # only 0 and 1 say what follows
+    if qt == QT_PUBLIC:
+        end = _within(end + 16, size, "MS-MQMQ:2.2.20:02", "the DebugHeader's QueueIdentifier")
+        message.debug_queue = bytes(packet[end - 16:end])
+    return end
+
+
+def _srmp_headers(packet: bytes, offset: int, size: int, message: UserMessagePacket) -> int:
+    """MS-MQMQ:2.2.19.2:15 AH: SRMPEnvelopeHeader then CompoundMessageHeader (MS-MQRR 2.2.5.1.2), D-90, D-91."""
+    clause = "MS-MQMQ:2.2.19.2:15"
+    end = _within(offset + SRMP_ENVELOPE.size, size, clause, "the SRMPEnvelopeHeader")
+    data_length = SRMP_ENVELOPE.unpack_from(packet, offset)[2]  # in WCHARs, the NUL included
+    end = _within(end + 2 * data_length, size, clause, f"SRMPEnvelopeHeader.DataLength 0x{data_length:08X}")
+    message.srmp_envelope = _utf16(packet[end - 2 * data_length:end])
+    offset = _align(end)
+    end = _within(offset + COMPOUND_MESSAGE.size, size, clause, "the CompoundMessageHeader")
+    _, _, http_body_size, body_size, body_offset = COMPOUND_MESSAGE.unpack_from(packet, offset)
+    end = _within(end + http_body_size, size, clause, f"CompoundMessageHeader.HTTPBodySize 0x{http_body_size:08X}")
+    if body_offset + body_size > http_body_size:
+        raise PacketFormatError(f"{clause}: a message body at {body_offset} of {body_size} bytes outside the "
+                                f"compound message's {http_body_size}")
+    message.compound_message = bytes(packet[end - http_body_size:end])
+    message.compound_message_body = (body_offset, body_size)
+    return _within(_align(end), size, clause, "the CompoundMessageHeader's padding")
+
+
+def _soap_header(packet: bytes, offset: int, size: int, message: UserMessagePacket) -> int:
+    """MS-MQMQ 2.2.20.7 when UserHeader.Flags.HH: the Header section, then the Body section (D-91 each aligned)."""
+    texts = []
+    for section_id in (SOAP_HEADER_ID, SOAP_BODY_ID):
+        end = _within(offset + SOAP_SECTION.size, size, "MS-MQMQ:2.2.20:02", "the SoapHeader")
+        got, _, length = SOAP_SECTION.unpack_from(packet, offset)
+        if got != section_id:
+            raise PacketFormatError(f"MS-MQMQ:2.2.20.7:02: SoapHeader section id 0x{got:04X}, not 0x{section_id:04X}")
+        end = _within(end + 2 * length, size, "MS-MQMQ:2.2.20.7:02", f"a SoapHeader section of {length} WCHARs")
+        texts.append(_utf16(packet[end - 2 * length:end]))
+        offset = _align(end)
+    message.soap_header, message.soap_body = texts
+    return _within(offset, size, "MS-MQMQ:2.2.20.7:02", "the SoapHeader's padding")
+
+
+def _multi_queue_format_header(packet: bytes, offset: int, size: int) -> None:
+    """MS-MQMQ 2.2.20.1 when UserHeader.Flags.MQ: Destination, Admin and Response MQFAddressHeaders, Signature."""
+    clause = "MS-MQMQ:2.2.20.2:02"
+    for header_id in MQF_IDS:
+        _within(offset + MQF_ADDRESS.size, size, "MS-MQMQ:2.2.20:02", "the MultiQueueFormatHeader")
+        header_size, got, _, _ = MQF_ADDRESS.unpack_from(packet, offset)
+        if got != header_id or header_size < MQF_ADDRESS.size:
+            raise PacketFormatError(f"{clause}: MQFAddressHeader HeaderID 0x{got:04X} HeaderSize {header_size} "
+                                    f"where 0x{header_id:04X} belongs")
+        offset = _within(offset + _align(header_size), size, clause, f"an MQFAddressHeader of {header_size} bytes")
+    _within(offset + MQF_SIGNATURE.size, size, "MS-MQMQ:2.2.20:02", "the MQFSignatureHeader")
+    got, _, signature_size = MQF_SIGNATURE.unpack_from(packet, offset)
+    if got != MQF_SIGNATURE_ID:
+        raise PacketFormatError(f"{clause}: MQFSignatureHeader ID 0x{got:04X}")
+    _within(_align(offset + MQF_SIGNATURE.size + signature_size), size, clause, "the MQFSignatureHeader")
 
 
 # -- what the acceptor writes ---------------------------------------------------------------

@@ -199,7 +199,11 @@ class MqqbSession:
                                                       self._priority()))
 
     def _user_message(self, packet: bytes) -> None:
-        self.receiver.user_message(self, wire.read_user_message(packet))
+        message = wire.read_user_message(packet)
+        if message.srmp_envelope is not None and self.qm.readings["D-90"] == "refuse":
+            self.close()  # D-90 refuse: MS-MQMQ:2.2.19.2:09 no sender sets AH on an MS-MQQB session
+            return
+        self.receiver.user_message(self, message)
 
     def _session_ack(self, packet: bytes) -> None:
         header, _ = wire.read_internal(packet, "SessionAck")

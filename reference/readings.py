@@ -35,6 +35,7 @@ OPEN_DECISIONS: dict[str, tuple[str, ...]] = {
     "D-73": ("deny-receive", "refuse-unknown"), "D-74": ("not-available", "literal"),
     "D-76": ("same-session", "new-session"), "D-80": ("access-denied", "queue-not-found"),
     "D-85": ("text", "windows"), "D-86": ("zero", "nonzero"), "D-87": ("clear", "set"), "D-88": ("close", "answer"),
+    "D-90": ("read", "refuse"),
 }
 
 

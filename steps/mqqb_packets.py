@@ -8,9 +8,12 @@ code with the reference (the judge keeps its own dictionary, like packet_reader.
 Writing: `establish_connection` and `connection_parameters` are the initiator's requests
 (MS-MQQB 2.2.3, 2.2.2); `session_ack` acknowledges what the suite received (2.2.6);
 `user_message` builds a UserMessage packet (MS-MQMQ 2.2.20) from an `Outgoing` record, which
-names its queues by format name and may force a DQ or AQ code, a TransactionHeader or an
-encrypted-body SecurityHeader, so that a scenario can send what a real sender would and what
-no sender may.
+names its queues by format name and may force a DQ or AQ code, a TransactionHeader, an
+encrypted-body SecurityHeader, an SRMP envelope and compound message behind AH (the layout
+of MS-MQRR 2.2.5.1.2), and any field in `forced` (DM, LabelLength, MessageSize,
+ExtensionSize, EncryptionKeySize, a direct name's Count, DataLength, HTTPBodySize, MsgBodyOffset, the flags DH,
+HH, MQ and a DebugHeader's QT, bytes after the last header), so that a scenario can send what
+a real sender would and what no sender may.
 
 Reading: `Stream.feed` cuts the bytes a queue manager sends into packets (MS-MQMQ 2.2.19.1:
 PacketSize, plus the 16-byte SessionHeader when BaseHeader.SH says one follows; a SessionAck is
@@ -88,7 +91,7 @@ def parse_format_name(name: str) -> tuple:
     raise ValueError(f"a UserHeader cannot carry {name!r}")
 
 
-def _queue_field(code: int, parsed: tuple | None) -> bytes:
+def _queue_field(code: int, parsed: tuple | None, count: int | None = None) -> bytes:
     """The bytes of a DQ / AQ / RQ field in the form its code names (MS-MQMQ 2.2.19.2)."""
     if code in (0, 1):
         return b""
@@ -109,7 +112,7 @@ def _queue_field(code: int, parsed: tuple | None) -> bytes:
     if parsed[0] != "direct":
         raise ValueError(f"code 7 is a direct name, not {parsed[0]}")
     text = parsed[1].encode("utf-16-le") + b"\0\0"  # MS-MQMQ 2.2.18.1.5.2 Count in bytes, NUL included
-    raw = struct.pack("<H", len(text)) + text
+    raw = struct.pack("<H", len(text) if count is None else count) + text
     return raw + bytes(-len(raw) % 4)
 
 
@@ -153,6 +156,20 @@ class Outgoing:
     correlation_id: bytes = bytes(20)
     body: bytes = b""
     privacy_level: int = 0
+    srmp_envelope: str | None = None    # AH: an SRMPEnvelopeHeader and a CompoundMessageHeader carrying the body
+    forced: dict = field(default_factory=dict)  # a field name (see the module's docstring) -> the value to write
+
+
+def _srmp_headers(envelope: str, body: bytes, forced: dict) -> bytes:
+    """MS-MQRR 2.2.5.1.2.1 / 2.2.5.1.2.2: the envelope in WCHARs with its NUL, then an HTTP POST carrying the body,
+    each padded to 4 bytes."""
+    text = envelope.encode("utf-16-le") + b"\0\0"
+    out = struct.pack("<HHI", 0, 0, forced.get("DataLength", len(text) // 2)) + text + bytes(-len(text) % 4)
+    head = f"POST /msmq HTTP/1.1\r\nContent-Length: {len(body)}\r\n\r\n".encode()
+    data = head + body
+    out += struct.pack("<HHIII", 0, 0, forced.get("HTTPBodySize", len(data)), len(body),
+                       forced.get("MsgBodyOffset", len(head)))
+    return out + data + bytes(-len(data) % 4)
 
 
 def user_message(out: Outgoing) -> bytes:
@@ -165,13 +182,16 @@ def user_message(out: Outgoing) -> bytes:
     # MS-MQMQ 2.2.19.2 QueueManagerAddress: the destination's queue manager, NULL for a direct name
     address = bytes(16) if codes["DQ"] == 7 else out.destination_qm
     transactional = out.transaction is not None
-    delivery = 1 if transactional else out.delivery  # MS-MQMQ 2.2.19.2 TH needs DM 1
+    forced = out.forced
+    srmp = out.srmp_envelope is not None
+    delivery = forced.get("DM", 1 if transactional else out.delivery)  # MS-MQMQ 2.2.19.2 TH needs DM 1
     flags = (delivery << 5 | codes["DQ"] << 10 | codes["AQ"] << 13 | codes["RQ"] << 16 | 1 << 21
              | (1 << 8 if out.negative_journaling else 0) | (1 << 9 if out.positive_journaling else 0)
-             | (1 << 19 if out.encrypted_body else 0) | (1 << 20 if transactional else 0))
+             | (1 << 19 if out.encrypted_body else 0) | (1 << 20 if transactional else 0)
+             | (1 << 23 if forced.get("MQ") else 0) | (1 << 25 if srmp else 0) | (1 << 28 if forced.get("HH") else 0))
     user = struct.pack("<16s16sIIII", out.source, address, out.time_to_be_received, out.sent_time, out.message_id,
                        flags)
-    user += b"".join(_queue_field(codes[key], parsed[key]) for key in ("DQ", "AQ", "RQ"))
+    user += b"".join(_queue_field(codes[key], parsed[key], forced.get(f"{key} Count")) for key in ("DQ", "AQ", "RQ"))
     extra = b""
     if transactional:
         final_ack, sequence_id, number, previous = out.transaction
@@ -183,14 +203,22 @@ def user_message(out: Outgoing) -> bytes:
         privacy = privacy or 3
         # MS-MQQB 2.4.2 a SIMPLEBLOB as the EncryptionKey; MS-MQMQ 2.2.20.6 EB, DE (default provider), AI
         key = bytes([1, 2, 0, 0]) + struct.pack("<I", CALG_RC4) + bytes([0, 0xA4, 0, 0]) + bytes(256)
-        extra += struct.pack("<HHHHII", 0x20 | 0x40 | 0x80, 0, len(key), 0, 0, 0) + key
+        extra += struct.pack("<HHHHII", 0x20 | 0x40 | 0x80, 0, forced.get("EncryptionKeySize", len(key)), 0, 0, 0) + key
     label = (out.label.encode("utf-16-le") + b"\0\0") if out.label else b""
-    props = struct.pack("<BBH20sIIIIIIII", out.acknowledgements & 0x0F, len(label) // 2, out.message_class,
-                        out.correlation_id, 0, 0, len(out.body), len(out.body), privacy, SHA512,
-                        CALG_AES256 if privacy == 5 else CALG_RC4, 0) + label + out.body
+    body = b"" if srmp else out.body  # MS-MQRR 2.2.5.1.2 an SRMP message's body is in its compound message
+    props = struct.pack("<BBH20sIIIIIIII", out.acknowledgements & 0x0F, forced.get("LabelLength", len(label) // 2),
+                        out.message_class, out.correlation_id, 0, 0, forced.get("MessageSize", len(body)), len(body),
+                        privacy, SHA512, CALG_AES256 if privacy == 5 else CALG_RC4,
+                        forced.get("ExtensionSize", 0)) + label + body
     props += bytes(-len(props) % 4)  # MS-MQMQ 2.2.19.3 padded to 4
+    if "QT" in forced:
+        props += struct.pack("<HH", forced["QT"], 0)  # MS-MQMQ 2.2.20.8 a DebugHeader (no QueueIdentifier)
+    if srmp:
+        props += _srmp_headers(out.srmp_envelope, out.body, forced)
+    props += bytes(forced.get("trailing bytes", 0))
     priority = 0 if transactional else out.priority & 7  # MS-MQMQ 2.2.19.1 transactional messages have priority 0
-    return _base(priority, user + extra + props, ttrq=out.time_to_reach_queue)
+    debug = 0x20 if "QT" in forced else 0  # MS-MQMQ 2.2.19.1 DH
+    return _base(priority | debug, user + extra + props, ttrq=out.time_to_reach_queue)
 
 
 # -- reading what the queue manager sends ---------------------------------------------------
@@ -287,6 +315,10 @@ def _user_shaped(packet: bytes, size: int, out: Received) -> None:
     """BaseHeader, UserHeader, optional headers the flags announce, MessagePropertiesHeader."""
     out.source_queue_manager = packet[16:32]
     _, _, out.message_id, out.user_flags = struct.unpack_from("<IIII", packet, 48)
+    if size % 4:
+        out.problems.append(f"MS-MQMQ:2.2.19.1:12: PacketSize {size} is not a multiple of 4")
+    if out.user_flags >> 5 & 3 > 1:
+        out.problems.append(f"MS-MQMQ:2.2.19.2:13: DM {out.user_flags >> 5 & 3}")
     offset = 64
     for shift in (10, 13, 16):
         code = out.user_flags >> shift & 7
@@ -306,15 +338,37 @@ def _user_shaped(packet: bytes, size: int, out: Received) -> None:
     if out.user_flags & 1 << 19:
         sizes = struct.unpack_from("<HHHHII", packet, offset)[1:]
         offset += 16 + sum((n + 3) & ~3 for n in sizes)  # SecurityHeader
+    props = offset
     _, label_length, out.message_class, _, _, _, body_size, _, _, _, _, extension = \
         struct.unpack_from("<BBH20sIIIIIIII", packet, offset)
     offset += 56
+    if label_length > 0xFA:
+        out.problems.append(f"MS-MQMQ:2.2.19.3:12: LabelLength {label_length}")
     out.label = packet[offset:offset + 2 * label_length].decode("utf-16-le", "replace").rstrip("\0")
     offset += 2 * label_length + extension
     out.body = packet[offset:offset + body_size]
     if len(out.body) != body_size or offset + body_size > size:
-        out.problems.append("MS-MQMQ 2.2.19.3: the MessageBody runs past PacketSize")
+        out.problems.append("MS-MQMQ:2.2.19.3:12: the Label, ExtensionData or MessageBody runs past PacketSize")
+    offset = props + ((offset + body_size - props + 3) & ~3)
+    if out.base_flags & 0x20:                          # DebugHeader
+        offset += 20 if struct.unpack_from("<H", packet, offset)[0] & 3 == 1 else 4
+    if out.user_flags & 1 << 25:                       # AH: MS-MQRR 2.2.5.1.2's two headers
+        _srmp_problems(packet, offset, size, out)
     if out.label == ORDER_ACK_LABEL:
         out.kind = "OrderAck" if out.message_class == ORDER_ACK else "FinalAck"  # MS-MQQB 3.1.5.1.1
     else:
         out.kind = "UserMessage"
+
+
+def _srmp_problems(packet: bytes, offset: int, size: int, out: Received) -> None:
+    """MS-MQMQ:2.2.19.2:15 SRMPEnvelopeHeader.DataLength (WCHARs) and CompoundMessageHeader.HTTPBodySize fit."""
+    (length,) = struct.unpack_from("<I", packet, offset + 4)
+    offset += 8 + 2 * length
+    if offset > size:
+        out.problems.append(f"MS-MQMQ:2.2.19.2:15: SRMPEnvelopeHeader.DataLength 0x{length:08X} runs past PacketSize")
+        return
+    offset = (offset + 3) & ~3
+    http_body_size, body_size, body_offset = struct.unpack_from("<III", packet, offset + 4)
+    if offset + 16 + http_body_size > size or body_offset + body_size > http_body_size:
+        out.problems.append(f"MS-MQMQ:2.2.19.2:15: CompoundMessageHeader.HTTPBodySize 0x{http_body_size:08X}, "
+                            f"message body {body_size} bytes at {body_offset}")

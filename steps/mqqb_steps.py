@@ -16,7 +16,13 @@ the target will name it, an OBJECTID of the peer's GUID and the packet's Message
 
 Packet fields a scenario may set: DQ, AQ, RQ (a code to write: one the name allows, or one no
 sender may use), TH 1 (a TransactionHeader, each message a transaction of its own), FA 1
-(its FinalAck bit), EB 1 (an encrypted body: a SecurityHeader with EB and a key).
+(its FinalAck bit), EB 1 (an encrypted body: a SecurityHeader with EB and a key), AH 1 (an
+SRMP envelope and a compound message carrying the body, MS-MQRR 2.2.5.1.2), and values to
+write instead of the right ones (decimal or 0x...): DM, LabelLength, MessageSize,
+ExtensionSize, EncryptionKeySize (with EB 1), DQ Count / AQ Count / RQ Count (a direct name's),
+DataLength, HTTPBodySize, MsgBodyOffset (of the SRMP headers), QT (a DebugHeader, with BaseHeader DH), HH 1 and MQ 1 (a
+SoapHeader or MultiQueueFormatHeader announced and not written), trailing bytes (that many
+zero bytes after the last header, counted in PacketSize).
 
 Waiting: the target's timers (Session Ack Send, Order Ack Send) run on its clock, so a wait
 moves a target with virtual time that far, and otherwise waits that long in real time.
@@ -50,8 +56,11 @@ from .world import Sent, World
 RECOVERABLE_ACK_TIMEOUT, ACK_TIMEOUT, WINDOW = 500, 20_000, 64  # MS-MQQB 2.2.2.1 the smallest time-outs allowed
 HANDSHAKE_WAIT_MS = 5000
 SETTLE_MS = 200  # after the target's clock moved, how long what its timers sent may take to arrive
-PACKET_FIELDS = ("DQ", "AQ", "RQ", "TH", "FA", "EB")
 OS_SERVER_CLASS = 0x0200  # MS-MQQB 2.2.3.1 OperatingSystem.OS
+FORCED_FIELDS = ("DM", "LabelLength", "MessageSize", "ExtensionSize", "EncryptionKeySize", "DQ Count", "AQ Count",
+                 "RQ Count", "DataLength", "HTTPBodySize", "MsgBodyOffset", "QT", "HH", "MQ", "trailing bytes")
+PACKET_FIELDS = ("DQ", "AQ", "RQ", "TH", "FA", "EB", "AH") + FORCED_FIELDS
+SRMP_ENVELOPE = '<se:Envelope xmlns:se="http://schemas.xmlsoap.org/soap/envelope/"><se:Body/></se:Envelope>'
 
 
 class Peer:
@@ -179,7 +188,9 @@ def open_session(world, remote: str, request, guid: bytes | None = None) -> Peer
     return peer
 
 
-def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict[str, str]) -> None:
+def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict[str, str],
+          direct: bool = False) -> None:
+    """`direct`: name the queue by its direct format name (MS-MQMQ 2.1.2, DQ 7) instead of the target's name for it."""
     peer = _peer(world, remote)
     prepared = world.notes.get("prepared", {})
     if label not in prepared:
@@ -196,7 +207,8 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
     now = int(time.time())
     out = Outgoing(
         source=peer.guid, destination_qm=world.target.queue_manager_identifier, message_id=peer.ordinal,
-        destination=world.queue(alias), admin=props.admin_queue, response=props.response_queue,
+        destination="DIRECT=OS:" + world.pathname(alias) if direct else world.queue(alias),
+        admin=props.admin_queue, response=props.response_queue,
         codes={key: int(packet_fields[key]) for key in ("DQ", "AQ", "RQ") if key in packet_fields},
         priority=3 if props.priority is None else props.priority,
         delivery=1 if props.delivery == "recoverable" else 0,
@@ -205,7 +217,9 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
         time_to_be_received=0xFFFFFFFF if props.time_to_be_received is None else props.time_to_be_received,
         sent_time=props.sent_time or now, transaction=transaction, encrypted_body=packet_fields.get("EB") == "1",
         acknowledgements=props.acknowledgements, label=label, message_class=props.message_class,
-        correlation_id=props.correlation_id, body=props.body, privacy_level=props.privacy_level)
+        correlation_id=props.correlation_id, body=props.body, privacy_level=props.privacy_level,
+        srmp_envelope=(props.srmp_envelope or SRMP_ENVELOPE) if packet_fields.get("AH") == "1" else None,
+        forced={key: int(packet_fields[key], 0) for key in FORCED_FIELDS if key in packet_fields})
     peer.send(user_message(out))
     peer.recoverable_sent += 1 if out.delivery or transaction is not None else 0
     # MS-MQMQ 2.2.18.1.3 the receiver knows the message by the sender's GUID and the MessageID
@@ -235,6 +249,9 @@ def peer_acknowledges(world, remote, size):
     peer.collect(0, move_clock=False)
     received = sum(1 for packet in peer.received if not packet.internal and packet.session == "own")
     peer.send(session_ack(received, 0, 0, peer.ordinal, peer.recoverable_sent, WINDOW, session_counted=size == 36))
+@when(phrase('"{remote}" sends the prepared message "{label}" to "{alias}" by its direct name with packet fields:'))
+def peer_sends_direct_with(world, remote, label, alias, datatable):
+    _send(world, remote, label, alias, {key.strip(): value.strip() for key, value in datatable}, direct=True)
 
 
 @when(phrase('"{remote}" waits {ms:d} ms for the target\'s packets'))
@@ -390,3 +407,21 @@ def _class_name(value: int) -> str:
     except ValueError:
         return f"0x{value:04X}"
 
+
+
+# -- D-90: a UserMessage with AH on an MS-MQQB session -------------------------------------------
+
+@then(phrase('by D-90 the session of "{remote}" stays open and "{alias}" holds "{label}" ({read}), or the target '
+             'closed the session and "{alias2}" holds nothing ({refuse})', read=r"[a-z-]+", refuse=r"[a-z-]+"))
+def srmp_message_by_decision(world, remote, alias, label, read, alias2, refuse):
+    """MS-MQMQ 2.2.19.2 forbids a sender AH and says nothing of a receiver: a well-formed SRMP message is delivered
+    (the first reading) or its session closed (the second), never stored with the session closed."""
+    peer = _peer(world, remote)
+    peer.collect(0, move_clock=False)
+    held = [message.label for message in world.messages(alias)]
+    if peer.connection.closed:
+        assert not held, f"the target closed the session of {remote!r}, yet {alias2!r} holds {held}"
+        world.observe("D-90", refuse)
+        return
+    assert held == [label], f"the session of {remote!r} is open and {alias!r} holds {held}, not [{label!r}]"
+    world.observe("D-90", read)

@@ -118,3 +118,22 @@ Feature: MS-MQMQ 2.2.19.1 BaseHeader
     And "remote" waits 1000 ms for the target's packets
     Then "remote" received an EstablishConnection, a ConnectionParameters and a SessionAck packet
     And every packet "remote" received that is not a UserMessage has TimeToReachQueue 0xFFFFFFFF
+
+  # A receiver reads PacketSize from packets another queue manager sends on an MS-MQQB session; every header
+  # is padded to 4 bytes, so a UserMessage's PacketSize is a multiple of 4 (D-92); bytes after the last header
+  # are allowed (D-91), so 4 more keep the packet well formed.
+  @clause:MS-MQMQ:2.2.19.1:12
+  Scenario Outline: A UserMessage whose PacketSize is <n> bytes past its headers <fate>
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | body | hello |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | trailing bytes | <n> |
+    Then <session>
+    And "orders" holds <held>
+
+    Examples:
+      | n | fate                    | session                                   | held    |
+      | 1 | closes the session      | the target closed the session of "remote" | nothing |
+      | 3 | closes the session      | the target closed the session of "remote" | nothing |
+      | 4 | leaves the session open | the session of "remote" is still open     | "m1"    |

@@ -269,3 +269,73 @@ Feature: MS-MQMQ 2.2.19.2 UserHeader
       | value |
       | 3     |
       | 6     |
+
+  @clause:MS-MQMQ:2.2.19.2:13
+  Scenario Outline: A packet whose DM is <value> makes the receiver close the session
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | body | hello |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | DM | <value> |
+    Then the target closed the session of "remote"
+    And "orders" holds nothing
+
+    Examples:
+      | value |
+      | 2     |
+      | 3     |
+
+  @clause:MS-MQMQ:2.2.19.2:13
+  Scenario: A packet whose DM is 1 is delivered and leaves the session open
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | body | hello |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | DM | 1 |
+    Then the session of "remote" is still open
+    And "orders" holds "m1"
+
+  @clause:MS-MQMQ:2.2.19.2:14
+  Scenario Outline: A direct destination name whose Count is <count> bytes <fate>
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | body | hello |
+    When "remote" sends the prepared message "m1" to "orders" by its direct name with packet fields:
+      | DQ Count | <count> |
+    Then <session>
+    And "orders" holds <held>
+
+    Examples:
+      | count  | fate                 | session                                   | held    |
+      | 4000   | runs past PacketSize | the target closed the session of "remote" | nothing |
+      | 0xFFFF | runs past PacketSize | the target closed the session of "remote" | nothing |
+
+  # MS-MQMQ forbids a sender AH; a receiver that meets it finds MS-MQRR 2.2.5.1.2's two headers after the
+  # MessagePropertiesHeader, and each length in them must stay inside the packet. 0x8000021B is the
+  # SRMPEnvelopeHeader.DataLength of Metasploit's QueueJumper probe (CVE-2023-21554).
+  @clause:MS-MQMQ:2.2.19.2:15
+  Scenario Outline: An SRMP envelope or compound message whose <field> is <value> makes the receiver close the session
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | body | hello |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | AH      | 1       |
+      | <field> | <value> |
+    Then the target closed the session of "remote"
+    And "orders" holds nothing
+
+    Examples:
+      | field         | value      |
+      | DataLength    | 0x8000021B |
+      | DataLength    | 0x00010000 |
+      | HTTPBodySize  | 0x7FFFFFFF |
+      | MsgBodyOffset | 0x00001000 |
+
+  @clause:MS-MQMQ:2.2.19.2:15 @decision:D-90
+  Scenario: A well-formed SRMP envelope and compound message are read, then delivered or refused
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | body | hello |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | AH | 1 |
+    Then by D-90 the session of "remote" stays open and "orders" holds "m1" (read), or the target closed the session and "orders" holds nothing (refuse)

@@ -245,3 +245,21 @@ Feature: MS-MQMQ 2.2.19.3 MessagePropertiesHeader
     Then the send is accepted with status 3
     When every message in "the dead-letter queue" is peeked
     Then the packet of "m1" has a PrivacyLevel, HashAlgorithm and EncryptionAlgorithm that MS-MQMQ allows
+
+  # A receiver reads these lengths from packets another queue manager sends on an MS-MQQB session.
+  @clause:MS-MQMQ:2.2.19.3:12
+  Scenario Outline: A packet whose <field> is <value> makes the receiver close the session
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | body | hello |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | <field> | <value> |
+    Then the target closed the session of "remote"
+    And "orders" holds nothing
+
+    Examples:
+      | field         | value      |
+      | LabelLength   | 0xFB       |
+      | LabelLength   | 0xFA       |
+      | MessageSize   | 0x00010000 |
+      | ExtensionSize | 0x00000400 |

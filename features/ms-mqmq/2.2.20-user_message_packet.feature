@@ -150,3 +150,64 @@ Feature: MS-MQMQ 2.2.20 UserMessage Packet and its optional headers
     When every message in "tq" is peeked
     Then the packets of "x1" and "y1" carry different TransactionHeader ids
     And the TxSequenceIDs of "x1" and "y1" never go down in Ordinal or TimeStamp
+
+  # A receiver walks the optional headers of packets another queue manager sends on an MS-MQQB session: each
+  # one its flags announce must be there, inside PacketSize.
+  @clause:MS-MQMQ:2.2.20:02
+  Scenario Outline: A packet that announces a <header> it does not hold makes the receiver close the session
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | body | hello |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | <flag> | 1 |
+    Then the target closed the session of "remote"
+    And "orders" holds nothing
+
+    Examples:
+      | header                 | flag |
+      | SoapHeader             | HH   |
+      | MultiQueueFormatHeader | MQ   |
+
+  @clause:MS-MQMQ:2.2.20.6:02
+  Scenario: A SecurityHeader whose EncryptionKeySize runs past PacketSize makes the receiver close the session
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | body | hello |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | EB                | 1      |
+      | EncryptionKeySize | 0xFFFF |
+    Then the target closed the session of "remote"
+    And "orders" holds nothing
+
+  # 12 zero bytes where the header belongs: a section id of 0, an MQFAddressHeader of HeaderSize 0
+  @clause:MS-MQMQ:2.2.20.7:02 @clause:MS-MQMQ:2.2.20.2:02
+  Scenario Outline: A <header> with the wrong identifiers makes the receiver close the session
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | body | hello |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | <flag>         | 1  |
+      | trailing bytes | 12 |
+    Then the target closed the session of "remote"
+    And "orders" holds nothing
+
+    Examples:
+      | header                 | flag |
+      | SoapHeader             | HH   |
+      | MultiQueueFormatHeader | MQ   |
+
+  @clause:MS-MQMQ:2.2.20.8:02
+  Scenario Outline: A DebugHeader whose QT is <qt> <fate>
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | body | hello |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | QT | <qt> |
+    Then <session>
+    And "orders" holds <held>
+
+    Examples:
+      | qt | fate                    | session                                   | held    |
+      | 2  | closes the session      | the target closed the session of "remote" | nothing |
+      | 3  | closes the session      | the target closed the session of "remote" | nothing |
+      | 0  | leaves the session open | the session of "remote" is still open     | "m1"    |

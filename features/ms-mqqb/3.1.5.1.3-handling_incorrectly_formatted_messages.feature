@@ -1,0 +1,27 @@
+Feature: MS-MQQB 3.1.5.1.3 Handling Incorrectly Formatted Messages
+  A packet that breaks the structures of MS-MQQB 2 and MS-MQMQ 2.2 closes the session it came on, and
+  nothing else: the message reaches no queue and other sessions go on.
+
+  Background:
+    Given a queue "orders"
+
+  @clause:MS-MQQB:3.1.5.1.3:01
+  Scenario Outline: A malformed packet (<fault>) closes its own session and no other
+    Given another queue manager "bad" with an MS-MQQB session to the target
+    And another queue manager "good" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | body | broken |
+    And message "m2" is prepared with:
+      | body | fine |
+    When "bad" sends the prepared message "m1" to "orders" with packet fields:
+      | <field> | <value> |
+    And "good" sends the prepared message "m2" to "orders"
+    Then the target closed the session of "bad"
+    And the session of "good" is still open
+    And "orders" holds "m2"
+
+    Examples:
+      | fault                          | field          | value |
+      | delivery mode 3                | DM             | 3     |
+      | PacketSize not a multiple of 4 | trailing bytes | 2     |
+      | a label longer than the packet | LabelLength    | 0xFA  |
