@@ -66,6 +66,8 @@ class UserMessagePacket:
     transaction: tuple | None = None  # (Flags, TxSequenceID, TxSequenceNumber, PreviousTxSequenceNumber)
     security_flags: int | None = None  # SecurityHeader.Flags, when the packet has one
     signature_size: int = 0            # SecurityHeader.SignatureSize
+    security_data: tuple = ()          # SecurityHeader items: SecurityID, EncryptionKey, Signature, SenderCert,
+                                       # ProviderInfo (b"" for each one absent)
     acknowledgements: int = 0
     label: str = ""
     message_class: int = 0
@@ -75,6 +77,8 @@ class UserMessagePacket:
     body: bytes = b""
     extension: bytes = b""
     privacy_level: int = 0
+    hash_algorithm: int = 0            # MessagePropertiesHeader.HashAlgorithm
+    encryption_algorithm: int = 0      # MessagePropertiesHeader.EncryptionAlgorithm
     session_header: tuple | None = None  # the SessionHeader fields when BaseHeader.Flags.SH
     raw: bytes = field(default=b"", repr=False)
 
@@ -202,9 +206,17 @@ def _read_user_message(packet: bytes) -> UserMessagePacket:
     if flags & SECURITY_FLAG:
         security = SECURITY.unpack_from(packet, offset)
         message.security_flags, message.signature_size = security[0], security[3]
-        offset += SECURITY.size + sum((n + 3) & ~3 for n in security[1:])  # MS-MQMQ 2.2.20.6 each item padded
+        offset += SECURITY.size
+        items = []
+        for length in security[1:]:  # MS-MQMQ 2.2.20.6 SecurityID, EncryptionKey, Signature, SenderCert, ProviderInfo
+            items.append(bytes(packet[offset:offset + length]))
+            offset += (length + 3) & ~3  # MS-MQMQ 2.2.20.6 each item padded to 4 bytes
+        if offset > size:
+            raise PacketFormatError("MS-MQMQ 2.2.20.6: the SecurityData runs past PacketSize")
+        message.security_data = tuple(items)
     (message.acknowledgements, label_length, message.message_class, correlation, message.body_type,
-     message.application_tag, body_size, _, message.privacy_level, _, _, extension_size) = \
+     message.application_tag, body_size, _, message.privacy_level, message.hash_algorithm,
+     message.encryption_algorithm, extension_size) = \
         PROPERTIES.unpack_from(packet, offset)
     if message.privacy_level not in (0, 1, 3, 5):
         raise PacketFormatError("MS-MQMQ 2.2.19.3: PrivacyLevel outside its table")

@@ -34,6 +34,7 @@ OPEN_DECISIONS: dict[str, tuple[str, ...]] = {
     "D-68": ("refuse+nack", "refuse-only"), "D-69": ("as-started", "refuse", "literal"),
     "D-73": ("deny-receive", "refuse-unknown"), "D-74": ("not-available", "literal"),
     "D-76": ("same-session", "new-session"), "D-80": ("access-denied", "queue-not-found"),
+    "D-95": ("kept", "cleared"), "D-96": ("kept", "dropped"),
 }
 
 
