@@ -16,7 +16,10 @@ the target will name it, an OBJECTID of the peer's GUID and the packet's Message
 
 Packet fields a scenario may set: DQ, AQ, RQ (a code to write: one the name allows, or one no
 sender may use), TH 1 (a TransactionHeader, each message a transaction of its own), FA 1
-(its FinalAck bit), EB 1 (an encrypted body: a SecurityHeader with EB and a key).
+(its FinalAck bit), EB 1 (an encrypted body: a SecurityHeader with EB and a key), SID (S-1-...:
+an unsigned SecurityHeader with that SID, as Windows sends one), HashAlgorithm,
+EncryptionAlgorithm, BodyType, ApplicationTag (numbers) and Extension (text).  `World.notes`
+keeps each packet's Outgoing record under "mqqb sent", for the steps that compare what reads back.
 
 Waiting: the target's timers (Session Ack Send, Order Ack Send) run on its clock, so a wait
 moves a target with virtual time that far, and otherwise waits that long in real time.
@@ -44,12 +47,14 @@ from .mqqb_packets import (
     user_message,
 )
 from .phrases import phrase
+from .values import number
 from .world import Sent, World
 
 RECOVERABLE_ACK_TIMEOUT, ACK_TIMEOUT, WINDOW = 500, 20_000, 64  # MS-MQQB 2.2.2.1 the smallest time-outs allowed
 HANDSHAKE_WAIT_MS = 5000
 SETTLE_MS = 200  # after the target's clock moved, how long what its timers sent may take to arrive
-PACKET_FIELDS = ("DQ", "AQ", "RQ", "TH", "FA", "EB")
+PACKET_FIELDS = ("DQ", "AQ", "RQ", "TH", "FA", "EB", "SID", "HashAlgorithm", "EncryptionAlgorithm", "BodyType",
+                 "ApplicationTag", "Extension")
 
 
 class Peer:
@@ -126,6 +131,14 @@ class Peer:
             connection.close()
 
 
+def sid_bytes(text: str) -> bytes:
+    """MS-DTYP 2.4.2.2 the SID structure of 'S-1-<authority>-<sub>-...': revision, count, a big-endian
+    6-byte IdentifierAuthority, then the little-endian SubAuthority values."""
+    _, revision, authority, *subs = text.split("-")
+    return struct.pack("<BB", int(revision), len(subs)) + int(authority).to_bytes(6, "big") + \
+        b"".join(struct.pack("<I", int(sub)) for sub in subs)
+
+
 def _peer(world: World, name: str) -> Peer:
     peers = world.notes.get("mqqb peers", {})
     if name not in peers:
@@ -182,8 +195,17 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
         time_to_be_received=0xFFFFFFFF if props.time_to_be_received is None else props.time_to_be_received,
         sent_time=props.sent_time or now, transaction=transaction, encrypted_body=packet_fields.get("EB") == "1",
         acknowledgements=props.acknowledgements, label=label, message_class=props.message_class,
-        correlation_id=props.correlation_id, body=props.body, privacy_level=props.privacy_level)
+        correlation_id=props.correlation_id, body=props.body, privacy_level=props.privacy_level,
+        sender_id=sid_bytes(packet_fields["SID"]) if "SID" in packet_fields else b"",
+        body_type=number(packet_fields.get("BodyType", "0")),
+        application_tag=number(packet_fields.get("ApplicationTag", "0")),
+        extension=packet_fields.get("Extension", "").encode())
+    if "HashAlgorithm" in packet_fields:
+        out.hash_algorithm = number(packet_fields["HashAlgorithm"])
+    if "EncryptionAlgorithm" in packet_fields:
+        out.encryption_algorithm = number(packet_fields["EncryptionAlgorithm"])
     peer.send(user_message(out))
+    world.notes.setdefault("mqqb sent", {})[label] = out
     # MS-MQMQ 2.2.18.1.3 the receiver knows the message by the sender's GUID and the MessageID
     world.sent[label] = Sent(label, world.queue(alias), peer.guid + struct.pack("<I", peer.ordinal),
                              transactional=transaction is not None)
