@@ -70,8 +70,8 @@ def algorithms(message: Message, privacy_level: int) -> tuple[int, int]:
     hash_algorithm = message.get("hash_algorithm")
     encryption_algorithm = message.get("encryption_algorithm")
     if hash_algorithm is None:
-        hash_algorithm = CALG_SHA1  # MS-MQDMPR:3.1.1.12:16 the default SHOULD be SHA1
+        hash_algorithm = CALG_SHA1  # MS-MQDMPR:3.1.1.12:14 the default SHOULD be SHA1
     if encryption_algorithm is None:
-        # MS-MQDMPR:3.1.1.12:16 the default SHOULD be RC4; MS-MQMQ:2.2.19.3:09 AES goes with PrivacyLevel 5
+        # MS-MQDMPR:3.1.1.12:14 the default SHOULD be RC4; MS-MQMQ:2.2.19.3:09 AES goes with PrivacyLevel 5
         encryption_algorithm = CALG_AES256 if privacy_level == ADVANCED else CALG_RC4
     return hash_algorithm, encryption_algorithm

@@ -144,6 +144,7 @@ class Outgoing:
     transaction: tuple | None = None    # (FA, TxSequenceID bytes, TxSequenceNumber, PreviousTxSequenceNumber)
     encrypted_body: bool = False        # a SecurityHeader with EB and an EncryptionKey
     sender_id: bytes = b""              # a SecurityHeader with ST 1 and this SID, unsigned (MS-MQQB 4.1 FRAME 7)
+    sender_certificate: bytes = b""     # a SenderCert in that unsigned SecurityHeader
     acknowledgements: int = 0
     label: str = ""
     message_class: int = 0
@@ -180,7 +181,8 @@ def user_message(out: Outgoing) -> bytes:
     delivery = 1 if transactional else out.delivery  # MS-MQMQ 2.2.19.2 TH needs DM 1
     flags = (delivery << 5 | codes["DQ"] << 10 | codes["AQ"] << 13 | codes["RQ"] << 16 | 1 << 21
              | (1 << 8 if out.negative_journaling else 0) | (1 << 9 if out.positive_journaling else 0)
-             | (1 << 19 if out.encrypted_body or out.sender_id else 0) | (1 << 20 if transactional else 0))
+             | (1 << 19 if out.encrypted_body or out.sender_id or out.sender_certificate else 0)
+             | (1 << 20 if transactional else 0))
     user = struct.pack("<16s16sIIII", out.source, address, out.time_to_be_received, out.sent_time, out.message_id,
                        flags)
     user += b"".join(_queue_field(codes[key], parsed[key]) for key in ("DQ", "AQ", "RQ"))
@@ -195,10 +197,12 @@ def user_message(out: Outgoing) -> bytes:
         # MS-MQQB 2.4.2 a SIMPLEBLOB as the EncryptionKey; MS-MQMQ 2.2.20.6 EB, DE (default provider), AI
         key = bytes([1, 2, 0, 0]) + struct.pack("<I", CALG_RC4) + bytes([0, 0xA4, 0, 0]) + bytes(256)
         extra += struct.pack("<HHHHII", 0x20 | 0x40 | 0x80, 0, len(key), 0, 0, 0) + key
-    elif out.sender_id:
-        # MS-MQMQ 2.2.20.6 ST 1 and the SID alone, as Windows sends an unsigned message (MS-MQQB 4.1 FRAME 7)
-        extra += struct.pack("<HHHHII", 1, len(out.sender_id), 0, 0, 0, 0) + out.sender_id
-        extra += bytes(-len(out.sender_id) % 4)
+    elif out.sender_id or out.sender_certificate:
+        # MS-MQMQ 2.2.20.6 ST 1 and the SID (and a SenderCert), unsigned, as Windows sends one (MS-MQQB 4.1 FRAME 7)
+        extra += struct.pack("<HHHHII", 1 if out.sender_id else 0, len(out.sender_id), 0, 0,
+                             len(out.sender_certificate), 0)
+        for item in (out.sender_id, out.sender_certificate):
+            extra += item + bytes(-len(item) % 4)  # MS-MQMQ 2.2.20.6 each item on a 4-byte boundary
     label = (out.label.encode("utf-16-le") + b"\0\0") if out.label else b""
     props = struct.pack("<BBH20sIIIIIIII", out.acknowledgements & 0x0F, len(label) // 2, out.message_class,
                         out.correlation_id, out.body_type, out.application_tag, len(out.body), len(out.body), privacy,

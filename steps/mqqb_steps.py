@@ -17,7 +17,8 @@ the target will name it, an OBJECTID of the peer's GUID and the packet's Message
 Packet fields a scenario may set: DQ, AQ, RQ (a code to write: one the name allows, or one no
 sender may use), TH 1 (a TransactionHeader, each message a transaction of its own), FA 1
 (its FinalAck bit), EB 1 (an encrypted body: a SecurityHeader with EB and a key), SID (S-1-...:
-an unsigned SecurityHeader with that SID, as Windows sends one), HashAlgorithm,
+an unsigned SecurityHeader with that SID, as Windows sends one), SenderCert (text: one in that
+header), HashAlgorithm,
 EncryptionAlgorithm, BodyType, ApplicationTag (numbers) and Extension (text).  `World.notes`
 keeps each packet's Outgoing record under "mqqb sent", for the steps that compare what reads back.
 
@@ -53,7 +54,7 @@ from .world import Sent, World
 RECOVERABLE_ACK_TIMEOUT, ACK_TIMEOUT, WINDOW = 500, 20_000, 64  # MS-MQQB 2.2.2.1 the smallest time-outs allowed
 HANDSHAKE_WAIT_MS = 5000
 SETTLE_MS = 200  # after the target's clock moved, how long what its timers sent may take to arrive
-PACKET_FIELDS = ("DQ", "AQ", "RQ", "TH", "FA", "EB", "SID", "HashAlgorithm", "EncryptionAlgorithm", "BodyType",
+PACKET_FIELDS = ("DQ", "AQ", "RQ", "TH", "FA", "EB", "SID", "SenderCert", "HashAlgorithm", "EncryptionAlgorithm", "BodyType",
                  "ApplicationTag", "Extension")
 
 
@@ -197,6 +198,7 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
         acknowledgements=props.acknowledgements, label=label, message_class=props.message_class,
         correlation_id=props.correlation_id, body=props.body, privacy_level=props.privacy_level,
         sender_id=sid_bytes(packet_fields["SID"]) if "SID" in packet_fields else b"",
+        sender_certificate=packet_fields.get("SenderCert", "").encode(),
         body_type=number(packet_fields.get("BodyType", "0")),
         application_tag=number(packet_fields.get("ApplicationTag", "0")),
         extension=packet_fields.get("Extension", "").encode())

@@ -71,7 +71,14 @@ def reads_back_as_sent(world, label, remote):
     }
     if out.admin:  # without one, the acknowledgments are D-95's
         expected["MessagePropertiesHeader.Flags"] = (read.acknowledgements, out.acknowledgements & 0x0F)
-    if not (out.sender_id or out.encrypted_body):
+    if out.sender_certificate:  # the SecurityHeader but its SecurityID (D-96) and ST
+        header = read.security_header or {}
+        expected["UserHeader.Flags.SH"] = (read.flags["SH"], 1)
+        expected["SecurityHeader.Flags but ST"] = (header.get("Flags", 0) & ~0xF, 0)
+        for item, sent in (("EncryptionKey", b""), ("Signature", b""), ("SenderCert", out.sender_certificate),
+                           ("ProviderInfo", b"")):
+            expected[f"SecurityHeader.{item}"] = (header.get(item), sent)
+    elif not (out.sender_id or out.encrypted_body):
         expected["UserHeader.Flags.SH"] = (read.flags["SH"], 0)
     if out.time_to_reach_queue != INFINITE and out.sent_time + out.time_to_reach_queue < INFINITE:
         # MS-MQRR:3.1.4.7:14 the absolute expiry time
@@ -105,22 +112,26 @@ def acknowledgments_without_admin_queue(world, label, remote):
 
 @then(phrase('by D-96 the packet of "{label}" carries the SID "{remote}" sent (kept) or none (dropped)'))
 def sender_identifier(world, label, remote):
-    """The unsigned SecurityHeader with the sender's SID: kept (Flags, SenderIdSize and SecurityID as sent, SH
-    set) or dropped (no SecurityID; no SecurityHeader at all when the SID was its only item)."""
+    """The unsigned SecurityHeader with the sender's SID: kept (ST, SenderIdSize and SecurityID as sent, SH set)
+    or dropped (no SecurityID and ST 0; no SecurityHeader at all when the SID was its only item)."""
     out = _sent(world, label, remote)
-    assert out.sender_id and not out.encrypted_body, f"{label!r} was not sent with a SID alone in its SecurityHeader"
+    assert out.sender_id and not out.encrypted_body, f"{label!r} was not sent with a SID in an unsigned SecurityHeader"
     read, _, _ = _packet(world, label)
     header = read.security_header
     if header is not None and header["SecurityID"]:
         assert read.flags["SH"] == 1, "a SecurityHeader was read but UserHeader.Flags.SH is clear"
-        got = (header["Flags"], header["SenderIdSize"], header["SecurityID"])
+        got = (header["Flags"] & 0xF, header["SenderIdSize"], header["SecurityID"])
         assert got == (0x0001, len(out.sender_id), out.sender_id), \
-            f"the SecurityHeader reads back as Flags 0x{got[0]:04X}, SenderIdSize {got[1]}, SecurityID " \
-            f"{got[2].hex()}; sent Flags 0x0001, SenderIdSize {len(out.sender_id)}, SecurityID {out.sender_id.hex()}"
+            f"the SecurityHeader reads back as ST {got[0]}, SenderIdSize {got[1]}, SecurityID " \
+            f"{got[2].hex()}; sent ST 1, SenderIdSize {len(out.sender_id)}, SecurityID {out.sender_id.hex()}"
         world.observe("D-96", "kept")
         return
-    assert header is None and not read.flags["SH"], \
-        f"a SecurityHeader with no SecurityID is left: {header}"  # MS-MQMQ 2.2.20.6 one nonzero item at least
+    if out.sender_certificate:  # the rest of the header stays, with ST 0 (MS-MQMQ 2.2.20.6)
+        assert header is not None and header["Flags"] & 0xF == 0 and header["SenderIdSize"] == 0, \
+            f"the SID is gone but the SecurityHeader reads back as {header}"
+    else:
+        assert header is None and not read.flags["SH"], \
+            f"a SecurityHeader with no SecurityID is left: {header}"  # MS-MQMQ 2.2.20.6 one nonzero item at least
     world.observe("D-96", "dropped")
 
 

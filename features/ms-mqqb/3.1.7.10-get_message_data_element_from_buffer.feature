@@ -56,6 +56,19 @@ Feature: MS-MQQB 3.1.7.10 Get Message Data Element From Buffer
     And by D-96 the packet of "m1" carries the SID "remote" sent (kept) or none (dropped)
     And the packet of "m1" has a well-formed SecurityHeader, if it has one
 
+  @clause:MS-MQQB:3.1.7.10:01 @clause:MS-MQDMPR:3.1.7.1.31:01 @clause:MS-MQRR:2.2.5.1:08 @decision:D-96
+  Scenario: An unsigned SecurityHeader with a SID and a sender certificate keeps the certificate, whatever the SID's fate
+    Given message "m1" is prepared with:
+      | body        | signed by nobody |
+      | admin queue | admin            |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | SID        | S-1-5-21-3181267629-1039849782-3663045219-1000 |
+      | SenderCert | a sender certificate                           |
+    And every message in "orders" is peeked
+    Then the packet of "m1" reads back as "remote" sent it
+    And by D-96 the packet of "m1" carries the SID "remote" sent (kept) or none (dropped)
+    And the packet of "m1" has a well-formed SecurityHeader, if it has one
+
   # MS-MQQB 4.1 FRAME 7: Windows asks for all four acknowledgments (Flags 0x0F) and names no
   # administration queue; nobody can be answered, and whether the flags read back is D-95.
   @clause:MS-MQQB:3.1.7.10:01 @clause:MS-MQDMPR:3.1.7.1.31:01 @clause:MS-MQDMPR:3.1.7.1.32:01 @decision:D-95
