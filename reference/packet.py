@@ -11,9 +11,10 @@ order, each one starting on a 4-byte boundary:
     ExtensionHeader | SubqueueHeader | [DeadLetterHeader] | ExtendedAddressHeader
 
 A SecurityHeader is written when the message arrived with one (security_header.py); no
-SoapHeader or SessionHeader is written: the Message keeps nothing they would carry.  The body of a binary message sits in the
-MessagePropertiesHeader; the body of an SRMP message lives only inside the compound
-message (CompoundMessageHeader.MsgBodyOffset/MsgBodySize), as Windows stores it.
+SoapHeader or SessionHeader is written: the Message keeps nothing they would carry.  The
+body of a binary message sits in the MessagePropertiesHeader; the body of an SRMP message
+lives only inside the compound message (CompoundMessageHeader.MsgBodyOffset/MsgBodySize),
+as Windows stores it.
 
 packet_size() runs the same arithmetic without building any bytes (quota accounting
 on every enqueue).  Both go through _plan(), so they cannot drift apart, and neither

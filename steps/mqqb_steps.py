@@ -54,8 +54,8 @@ from .world import Sent, World
 RECOVERABLE_ACK_TIMEOUT, ACK_TIMEOUT, WINDOW = 500, 20_000, 64  # MS-MQQB 2.2.2.1 the smallest time-outs allowed
 HANDSHAKE_WAIT_MS = 5000
 SETTLE_MS = 200  # after the target's clock moved, how long what its timers sent may take to arrive
-PACKET_FIELDS = ("DQ", "AQ", "RQ", "TH", "FA", "EB", "SID", "SenderCert", "HashAlgorithm", "EncryptionAlgorithm", "BodyType",
-                 "ApplicationTag", "Extension")
+PACKET_FIELDS = ("DQ", "AQ", "RQ", "TH", "FA", "EB", "SID", "SenderCert", "HashAlgorithm", "EncryptionAlgorithm",
+                 "BodyType", "ApplicationTag", "Extension")
 
 
 class Peer:

@@ -57,7 +57,7 @@ Feature: MS-MQQB 3.1.7.10 Get Message Data Element From Buffer
     And the packet of "m1" has a well-formed SecurityHeader, if it has one
 
   @clause:MS-MQQB:3.1.7.10:01 @clause:MS-MQDMPR:3.1.7.1.31:01 @clause:MS-MQRR:2.2.5.1:08 @decision:D-96
-  Scenario: An unsigned SecurityHeader with a SID and a sender certificate keeps the certificate, whatever the SID's fate
+  Scenario: An unsigned SecurityHeader with a SID and a sender certificate keeps the certificate, whatever the SID does
     Given message "m1" is prepared with:
       | body        | signed by nobody |
       | admin queue | admin            |
