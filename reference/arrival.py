@@ -45,8 +45,7 @@ def property_error(message: Message, readings) -> int:
                 return HRESULT.MQ_ERROR_ILLEGAL_FORMATNAME
     if (message.acknowledgements_requested and not message.administration_queue_format_name
             and readings["D-59"] == "refuse"):
-        # D-59 refuse: MS-MQMQ:2.2.19.2:10; accept: MS-MQQB:3.1.7.15:01 sends nothing, and the packet
-        # builder writes no acknowledgment bits without an admin queue
+        # D-59 refuse: MS-MQMQ:2.2.19.2:10; accept: MS-MQQB:3.1.7.15:01 sends nothing (send_message keeps no bits)
         return HRESULT.MQ_ERROR_ILLEGAL_PROPERTY_VALUE
     return HRESULT.MQ_OK
 
@@ -57,6 +56,9 @@ class ArrivalEvents:
         status = property_error(message, self.readings)
         if status != HRESULT.MQ_OK:
             return status, None
+        if not message.administration_queue_format_name:
+            # D-59 accept: MS-MQMQ:2.2.19.2:10 the packet carries no acknowledgment bits without an AdminQueue
+            message.acknowledgements_requested = 0
         status, descriptor = self.open_queue(format_name, QueueAccessType.SendAccess, QueueShareMode.DenyNone)
         if status == HRESULT.MQ_ERROR_QUEUE_NOT_FOUND and self.readings["D-68"] == "refuse+nack":
             # D-68 refuse+nack: MS-MQQB:3.1.5.8.2:03 an unknown destination queue is answered with

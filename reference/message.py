@@ -39,6 +39,17 @@ EXTRA_DEFAULTS = {
     "transaction_header_id": 0,    # TransactionHeader.Flags.ID, unique per transaction (MS-MQMQ 2.2.20.5)
     "acknowledgement_class": 0,    # SubqueueHeader.AcknowledgementClass (MS-MQRR 2.2.5.3)
     "destination_multi_queue_format_name": "",  # MS-MQDMPR 3.1.7.1.27, set on copies only under D-67 mqf-header
+    # What a SecurityHeader and a MessagePropertiesHeader carried in (MS-MQDMPR 3.1.7.1.31), for the packet
+    # a read returns (reference/security_header.py); None: the sender named none and the default applies (D-97)
+    "hash_algorithm": None,
+    "encryption_algorithm": None,
+    "security_header_flags": None,  # MS-MQMQ 2.2.20.6 Flags as received, None when no SecurityHeader came
+    "sender_identifier_type": 0,    # SecurityHeader.Flags.ST: 0 None, 1 Sid, 2 QueueManagerIdentifier
+    "sender_identifier": b"",
+    "symmetric_key": b"",
+    "sender_certificate": b"",
+    "authentication_provider_type": 0,
+    "authentication_provider_name": None,  # None: the SecurityHeader had no ProviderInfo
 }
 
 

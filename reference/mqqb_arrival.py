@@ -41,6 +41,7 @@ from mqspec.protocol.constants import INFINITE, AcknowledgementsRequested as Ack
 from mqspec.protocol.hresult import HRESULT
 
 from . import mqqb_packets as wire
+from . import security_header
 from .acknowledgment import ACKNOWLEDGMENT_CLASSES, INSECURE_NACKS, NO_BODY_CLASSES
 from .enumerations import DeliveryGuarantee, PrivacyLevel, QueueAccessType, QueueShareMode
 from .format_name import FormatNameError, parse_format_name
@@ -155,7 +156,7 @@ class MqqbReceiver:
         message = Message(
             packet.body, label=packet.label, priority=0 if packet.transactional else packet.base_flags & 7,
             delivery_guarantee=DeliveryGuarantee(packet.code("DM")), message_class=packet.message_class,
-            acknowledgements_requested=packet.acknowledgements & 0x0F,
+            acknowledgements_requested=self._acknowledgements(packet),
             administration_queue_format_name=packet.admin, response_queue_format_name=packet.response,
             destination_queue_format_name=packet.destination, time_to_reach_queue=packet.time_to_reach_queue,
             time_to_be_received=packet.time_to_be_received, sent_time=packet.sent_time,
@@ -166,6 +167,13 @@ class MqqbReceiver:
             privacy_level=PrivacyLevel(packet.privacy_level),
             positive_journaling_requested=bool(flags & wire.JP), negative_journaling_requested=bool(flags & wire.JN),
             transactional_message_sequence_identifier=packet.transaction[1] if packet.transactional else None)
+        # MS-MQDMPR 3.1.7.1.31 HashAlgorithm and EncryptionAlgorithm from the MessagePropertiesHeader
+        message.set("hash_algorithm", packet.hash_algorithm)
+        message.set("encryption_algorithm", packet.encryption_algorithm)
+        if packet.security_flags is not None:
+            # MS-MQDMPR 3.1.7.1.31 the SecurityHeader's fields; D-96 whether a SecurityID nobody checked stays
+            security_header.keep(message, packet.security_flags, packet.security_data,
+                                 keep_sender=self.qm.readings["D-96"] == "kept")
         if packet.transactional:
             xflags, _, number, previous = packet.transaction
             message.set("transaction_sequence_number", number)
@@ -175,6 +183,13 @@ class MqqbReceiver:
             message.set("last_in_transaction", bool(xflags & 0x8))
             message.set("transaction_header_id", xflags >> 4 & 0xFFFFF)
         return message
+
+    def _acknowledgements(self, packet: wire.UserMessagePacket) -> int:
+        """MS-MQDMPR 3.1.7.1.31 AcknowledgementsRequested from MessagePropertiesHeader.Flags; D-95 whether they stay
+        when the packet names no administration queue (MS-MQMQ 2.2.19.2 asks a sender for one)."""
+        if packet.code("AQ") == 0 and self.qm.readings["D-95"] == "cleared":
+            return Acks.NONE
+        return packet.acknowledgements & 0x0F
 
     # -- MS-MQQB 3.1.7.15 Send Administration Acknowledgment, from a packet ------------------------
 

@@ -85,6 +85,8 @@ class UserMessagePacket:
     transaction: tuple | None = None  # (Flags, TxSequenceID, TxSequenceNumber, PreviousTxSequenceNumber)
     security_flags: int | None = None  # SecurityHeader.Flags, when the packet has one
     signature_size: int = 0            # SecurityHeader.SignatureSize
+    security_data: tuple = ()          # SecurityHeader items: SecurityID, EncryptionKey, Signature, SenderCert,
+                                       # ProviderInfo (b"" for each one absent)
     acknowledgements: int = 0
     label: str = ""
     message_class: int = 0
@@ -100,6 +102,8 @@ class UserMessagePacket:
     compound_message_body: tuple[int, int] = (0, 0)  # CompoundMessageHeader (MsgBodyOffset, MsgBodySize)
     soap_header: str | None = None       # SoapHeader.Header and .Body without their NULs, when UserHeader.Flags.HH
     soap_body: str | None = None
+    hash_algorithm: int = 0            # MessagePropertiesHeader.HashAlgorithm
+    encryption_algorithm: int = 0      # MessagePropertiesHeader.EncryptionAlgorithm
     session_header: tuple | None = None  # the SessionHeader fields when BaseHeader.Flags.SH
     raw: bytes = field(default=b"", repr=False)
 
@@ -258,8 +262,13 @@ def _read_user_message(packet: bytes) -> UserMessagePacket:
     if flags & SECURITY_FLAG:
         security = SECURITY.unpack_from(packet, offset)
         message.security_flags, message.signature_size = security[0], security[3]
-        offset += SECURITY.size + sum((n + 3) & ~3 for n in security[1:])  # MS-MQMQ 2.2.20.6 each item padded
+        offset += SECURITY.size
+        items = []
+        for length in security[1:]:  # MS-MQMQ 2.2.20.6 SecurityID, EncryptionKey, Signature, SenderCert, ProviderInfo
+            items.append(bytes(packet[offset:offset + length]))
+            offset += (length + 3) & ~3  # MS-MQMQ 2.2.20.6 each item padded to 4 bytes
         _within(offset, size, "MS-MQMQ:2.2.20.6:02", "the SecurityHeader")  # its SecurityData items fit too
+        message.security_data = tuple(items)
     offset = _message_properties(packet, offset, size, message)
     if base_flags & DH:
         offset = _debug_header(packet, offset, size, message)
@@ -281,8 +290,8 @@ def _message_properties(packet: bytes, offset: int, size: int, message: UserMess
     props = offset
     _within(offset + PROPERTIES.size, size, clause, "the MessagePropertiesHeader")
     (message.acknowledgements, label_length, message.message_class, correlation, message.body_type,
-     message.application_tag, body_size, _, message.privacy_level, _, _, extension_size) = \
-        PROPERTIES.unpack_from(packet, offset)
+     message.application_tag, body_size, _, message.privacy_level, message.hash_algorithm,
+     message.encryption_algorithm, extension_size) = PROPERTIES.unpack_from(packet, offset)
     if message.privacy_level not in (0, 1, 3, 5):
         raise PacketFormatError("MS-MQMQ 2.2.19.3: PrivacyLevel outside its table")
     if label_length > MAX_LABEL_LENGTH:

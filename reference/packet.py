@@ -6,14 +6,15 @@ build_packet() turns a stored Message into the bytes a remote-read client gets f
 R_StartReceive / R_StartTransactionalReceive.  Headers follow each other in wire
 order, each one starting on a 4-byte boundary:
 
-    BaseHeader | UserHeader | [TransactionHeader] | MessagePropertiesHeader |
+    BaseHeader | UserHeader | [TransactionHeader] | [SecurityHeader] | MessagePropertiesHeader |
     [DebugHeader] | [SRMPEnvelopeHeader | CompoundMessageHeader]      (the UserMessage)
     ExtensionHeader | SubqueueHeader | [DeadLetterHeader] | ExtendedAddressHeader
 
-No SecurityHeader, SoapHeader, MultiQueueFormatHeader or SessionHeader is written:
-the Message keeps nothing they would carry.  The body of a binary message sits in the
-MessagePropertiesHeader; the body of an SRMP message lives only inside the compound
-message (CompoundMessageHeader.MsgBodyOffset/MsgBodySize), as Windows stores it.
+A SecurityHeader is written when the message arrived with one (security_header.py); no
+SoapHeader or SessionHeader is written: the Message keeps nothing they would carry.  The
+body of a binary message sits in the MessagePropertiesHeader; the body of an SRMP message
+lives only inside the compound message (CompoundMessageHeader.MsgBodyOffset/MsgBodySize),
+as Windows stores it.
 
 packet_size() runs the same arithmetic without building any bytes (quota accounting
 on every enqueue).  Both go through _plan(), so they cannot drift apart, and neither
@@ -37,6 +38,7 @@ from .format_name import FormatNameError, parse_path_name
 from .message import Message
 from .packet_sections import REFERENCE_READINGS, PacketLayout, packet_sections
 from .readings import Readings
+from .security_header import algorithms, security_header
 
 _BASE = struct.Struct("<BBHIII")          # MS-MQMQ:2.2.19.1 16 bytes
 _USER = struct.Struct("<16s16sIIII")      # MS-MQMQ:2.2.19.2 48 fixed bytes
@@ -55,6 +57,7 @@ INFINITE = 0xFFFFFFFF
 BASE_DH = 0x0020               # MS-MQMQ:2.2.19.1 bit 5: DebugHeader present
 BASE_TR = 0x0100               # MS-MQMQ:2.2.19.1 bit 8: tracing (needs DH)
 USER_JN, USER_JP = 1 << 8, 1 << 9  # MS-MQMQ:2.2.19.2 source journaling bits
+USER_SH = 1 << 19              # MS-MQMQ:2.2.19.2 SecurityHeader present
 USER_TH = 1 << 20              # MS-MQMQ:2.2.19.2 TransactionHeader present
 USER_MP = 1 << 21              # MS-MQMQ:2.2.19.2 MessagePropertiesHeader present, always
 USER_AH = 1 << 25              # MS-MQRR:2.2.5.1.2 SRMP message
@@ -62,8 +65,6 @@ USER_MQ = 1 << 23              # MS-MQMQ:2.2.19.2 MultiQueueFormatHeader present
 EXT_DL, EXT_SQ, EXT_DI, EXT_EA = 0x01, 0x02, 0x08, 0x10  # MS-MQRR:2.2.5.2 Flags
 SRMP_ENVELOPE_ID = 400         # MS-MQRR:2.2.5.1.2.1 HeaderId (value used by Windows)
 COMPOUND_MESSAGE_ID = 500      # MS-MQRR:2.2.5.1.2.2 HeaderId (value used by Windows)
-HASH_SHA512 = 0x800E           # MS-MQMQ:2.2.19.3 recommended HashAlgorithm
-CALG_RC4, CALG_AES256 = 0x6801, 0x6610  # MS-MQMQ:2.2.19.3 EncryptionAlgorithm
 LABEL_MAX_UNITS = 249          # MS-MQMQ:2.2.19.3 at most 249 WCHARs before the NUL
 TRAILER_FIXED = _EXTENSION.size + _SUBQUEUE.size + _EXT_ADDRESS.size  # 12 + 148 + 28
 
@@ -228,6 +229,7 @@ def packet_size(message: Message, readings: Readings = REFERENCE_READINGS) -> in
     size = 16 + plan[6] + _align4(plan[11] + plan[10])
     if message.is_transactional:
         size += _XACT.size
+    size += len(security_header(message))
     if message.get("tracing_requested"):
         size += _DEBUG.size
     if plan[9]:
@@ -327,6 +329,9 @@ def build_packet(message: Message, context: PacketContext) -> PacketLayout:
         uflags |= USER_TH  # MS-MQMQ:2.2.19.2 TH requires DM != 0
     if srmp:
         uflags |= USER_AH  # MS-MQRR:2.2.5.1.2 AH marks an SRMP message
+    security = security_header(message)
+    if security:
+        uflags |= USER_SH  # MS-MQMQ:2.2.19.2 SH: a SecurityHeader follows
     multi = message.get("destination_multi_queue_format_name")
     if multi:
         uflags |= USER_MQ  # MS-MQMQ:2.2.19.2 a MultiQueueFormatHeader follows (D-67 mqf-header)
@@ -347,15 +352,18 @@ def build_packet(message: Message, context: PacketContext) -> PacketLayout:
         out += _XACT.pack(xflags, sequence_id, number,
                           message.get("transaction_previous_sequence_number") & INFINITE)
 
+    out += security  # MS-MQMQ:2.2.20 after the TransactionHeader, before the MessagePropertiesHeader
+
     props_start = len(out)
-    # MS-MQMQ:2.2.19.3 acknowledgment bits need an administration queue
-    acks = message.acknowledgements_requested & 0x0F if aq_code != Q_NONE else 0
+    # MS-MQDMPR:3.1.7.1.32 Flags from AcknowledgementsRequested (without an AdminQueue: D-59, D-95)
+    acks = message.acknowledgements_requested & 0x0F
     privacy = int(message.privacy_level)
+    hash_algorithm, encryption_algorithm = algorithms(message, privacy)
     out += _PROPS.pack(acks, label_len, message.message_class & 0xFFFF,
                        bytes(message.correlation_identifier)[:20].ljust(20, b"\0"),
                        message.body_type & INFINITE, message.application_tag & INFINITE,
                        body_len, body_len,  # MS-MQMQ:2.2.19.3 AllocationBodySize = MessageSize
-                       privacy, HASH_SHA512, CALG_AES256 if privacy == 5 else CALG_RC4,
+                       privacy, hash_algorithm, encryption_algorithm,
                        len(message.extension))
     if label_len:
         out += _utf16(label) + b"\0\0"  # MS-MQMQ:2.2.19.3 Label ends with a NUL WCHAR

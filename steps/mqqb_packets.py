@@ -9,11 +9,12 @@ Writing: `establish_connection` and `connection_parameters` are the initiator's 
 (MS-MQQB 2.2.3, 2.2.2); `session_ack` acknowledges what the suite received (2.2.6);
 `user_message` builds a UserMessage packet (MS-MQMQ 2.2.20) from an `Outgoing` record, which
 names its queues by format name and may force a DQ or AQ code, a TransactionHeader, an
-encrypted-body SecurityHeader, an SRMP envelope and compound message behind AH (the layout
-of MS-MQRR 2.2.5.1.2), and any field in `forced` (DM, LabelLength, MessageSize,
-ExtensionSize, EncryptionKeySize, a direct name's Count, DataLength, HTTPBodySize, MsgBodyOffset, the flags DH,
-HH, MQ and a DebugHeader's QT, bytes after the last header), so that a scenario can send what
-a real sender would and what no sender may.
+encrypted-body SecurityHeader or an unsigned one with the sender's SID (as FRAME 7 of MS-MQQB 4.1),
+an SRMP envelope and compound message behind AH (the layout of MS-MQRR 2.2.5.1.2), and any
+field in `forced` (DM, LabelLength, MessageSize, ExtensionSize, EncryptionKeySize, a direct
+name's Count, DataLength, HTTPBodySize, MsgBodyOffset, the flags DH, HH, MQ and a DebugHeader's
+QT, bytes after the last header), so that a scenario can send what a real sender would and
+what no sender may.
 
 Reading: `Stream.feed` cuts the bytes a queue manager sends into packets (MS-MQMQ 2.2.19.1:
 PacketSize, plus the 16-byte SessionHeader when BaseHeader.SH says one follows; a SessionAck is
@@ -150,14 +151,31 @@ class Outgoing:
     sent_time: int = 0
     transaction: tuple | None = None    # (FA, TxSequenceID bytes, TxSequenceNumber, PreviousTxSequenceNumber)
     encrypted_body: bool = False        # a SecurityHeader with EB and an EncryptionKey
+    sender_id: bytes = b""              # a SecurityHeader with ST 1 and this SID, unsigned (MS-MQQB 4.1 FRAME 7)
+    sender_certificate: bytes = b""     # a SenderCert in that unsigned SecurityHeader
     acknowledgements: int = 0
     label: str = ""
     message_class: int = 0
     correlation_id: bytes = bytes(20)
     body: bytes = b""
     privacy_level: int = 0
+    body_type: int = 0
+    application_tag: int = 0
+    extension: bytes = b""
+    hash_algorithm: int = SHA512
+    encryption_algorithm: int | None = None  # None: the one PrivacyLevel asks for (MS-MQMQ 2.2.19.3)
     srmp_envelope: str | None = None    # AH: an SRMPEnvelopeHeader and a CompoundMessageHeader carrying the body
     forced: dict = field(default_factory=dict)  # a field name (see the module's docstring) -> the value to write
+
+
+def privacy_level(out: Outgoing) -> int:
+    """The PrivacyLevel written: an encrypted body without one says 128-bit (MS-MQMQ 2.2.19.3)."""
+    return out.privacy_level or (3 if out.encrypted_body else 0)
+
+
+def encryption_algorithm(out: Outgoing) -> int:
+    """The EncryptionAlgorithm written: the one asked for, else one PrivacyLevel allows (MS-MQMQ 2.2.19.3)."""
+    return out.encryption_algorithm or (CALG_AES256 if privacy_level(out) == 5 else CALG_RC4)
 
 
 def _srmp_headers(envelope: str, body: bytes, forced: dict) -> bytes:
@@ -187,7 +205,8 @@ def user_message(out: Outgoing) -> bytes:
     delivery = forced.get("DM", 1 if transactional else out.delivery)  # MS-MQMQ 2.2.19.2 TH needs DM 1
     flags = (delivery << 5 | codes["DQ"] << 10 | codes["AQ"] << 13 | codes["RQ"] << 16 | 1 << 21
              | (1 << 8 if out.negative_journaling else 0) | (1 << 9 if out.positive_journaling else 0)
-             | (1 << 19 if out.encrypted_body else 0) | (1 << 20 if transactional else 0)
+             | (1 << 19 if out.encrypted_body or out.sender_id or out.sender_certificate else 0)
+             | (1 << 20 if transactional else 0)
              | (1 << 23 if forced.get("MQ") else 0) | (1 << 25 if srmp else 0) | (1 << 28 if forced.get("HH") else 0))
     user = struct.pack("<16s16sIIII", out.source, address, out.time_to_be_received, out.sent_time, out.message_id,
                        flags)
@@ -198,18 +217,24 @@ def user_message(out: Outgoing) -> bytes:
         # MS-MQMQ 2.2.20.5 FA bit 1, FM bit 2 and LM bit 3 (each message its own transaction), ID bits 4-23
         extra += struct.pack("<I8sII", (2 if final_ack else 0) | 4 | 8 | (number & 0xFFFFF) << 4, sequence_id,
                              number, previous)
-    privacy = out.privacy_level
+    privacy = privacy_level(out)
     if out.encrypted_body:
-        privacy = privacy or 3
         # MS-MQQB 2.4.2 a SIMPLEBLOB as the EncryptionKey; MS-MQMQ 2.2.20.6 EB, DE (default provider), AI
         key = bytes([1, 2, 0, 0]) + struct.pack("<I", CALG_RC4) + bytes([0, 0xA4, 0, 0]) + bytes(256)
         extra += struct.pack("<HHHHII", 0x20 | 0x40 | 0x80, 0, forced.get("EncryptionKeySize", len(key)), 0, 0, 0) + key
+    elif out.sender_id or out.sender_certificate:
+        # MS-MQMQ 2.2.20.6 ST 1 and the SID (and a SenderCert), unsigned, as Windows sends one (MS-MQQB 4.1 FRAME 7)
+        extra += struct.pack("<HHHHII", 1 if out.sender_id else 0, len(out.sender_id), 0, 0,
+                             len(out.sender_certificate), 0)
+        for item in (out.sender_id, out.sender_certificate):
+            extra += item + bytes(-len(item) % 4)  # MS-MQMQ 2.2.20.6 each item on a 4-byte boundary
     label = (out.label.encode("utf-16-le") + b"\0\0") if out.label else b""
     body = b"" if srmp else out.body  # MS-MQRR 2.2.5.1.2 an SRMP message's body is in its compound message
     props = struct.pack("<BBH20sIIIIIIII", out.acknowledgements & 0x0F, forced.get("LabelLength", len(label) // 2),
-                        out.message_class, out.correlation_id, 0, 0, forced.get("MessageSize", len(body)), len(body),
-                        privacy, SHA512, CALG_AES256 if privacy == 5 else CALG_RC4,
-                        forced.get("ExtensionSize", 0)) + label + body
+                        out.message_class, out.correlation_id, out.body_type, out.application_tag,
+                        forced.get("MessageSize", len(body)), len(body), privacy, out.hash_algorithm,
+                        encryption_algorithm(out), forced.get("ExtensionSize", len(out.extension))) \
+        + label + out.extension + body
     props += bytes(-len(props) % 4)  # MS-MQMQ 2.2.19.3 padded to 4
     if "QT" in forced:
         props += struct.pack("<HH", forced["QT"], 0)  # MS-MQMQ 2.2.20.8 a DebugHeader (no QueueIdentifier)

@@ -16,13 +16,16 @@ the target will name it, an OBJECTID of the peer's GUID and the packet's Message
 
 Packet fields a scenario may set: DQ, AQ, RQ (a code to write: one the name allows, or one no
 sender may use), TH 1 (a TransactionHeader, each message a transaction of its own), FA 1
-(its FinalAck bit), EB 1 (an encrypted body: a SecurityHeader with EB and a key), AH 1 (an
-SRMP envelope and a compound message carrying the body, MS-MQRR 2.2.5.1.2), and values to
-write instead of the right ones (decimal or 0x...): DM, LabelLength, MessageSize,
+(its FinalAck bit), EB 1 (an encrypted body: a SecurityHeader with EB and a key), SID (S-1-...:
+an unsigned SecurityHeader with that SID, as Windows sends one), SenderCert (text: one in that
+header), HashAlgorithm, EncryptionAlgorithm, BodyType, ApplicationTag (numbers) and Extension
+(text), AH 1 (an SRMP envelope and a compound message carrying the body, MS-MQRR 2.2.5.1.2),
+and values to write instead of the right ones (decimal or 0x...): DM, LabelLength, MessageSize,
 ExtensionSize, EncryptionKeySize (with EB 1), DQ Count / AQ Count / RQ Count (a direct name's),
-DataLength, HTTPBodySize, MsgBodyOffset (of the SRMP headers), QT (a DebugHeader, with BaseHeader DH), HH 1 and MQ 1 (a
-SoapHeader or MultiQueueFormatHeader announced and not written), trailing bytes (that many
-zero bytes after the last header, counted in PacketSize).
+DataLength, HTTPBodySize, MsgBodyOffset (of the SRMP headers), QT (a DebugHeader, with BaseHeader
+DH), HH 1 and MQ 1 (a SoapHeader or MultiQueueFormatHeader announced and not written), trailing
+bytes (that many zero bytes after the last header, counted in PacketSize).  `World.notes` keeps
+each packet's Outgoing record under "mqqb sent", for the steps that compare what reads back.
 
 Waiting: the target's timers (Session Ack Send, Order Ack Send) run on its clock, so a wait
 moves a target with virtual time that far, and otherwise waits that long in real time.
@@ -51,6 +54,7 @@ from .mqqb_packets import (
     user_message,
 )
 from .phrases import phrase
+from .values import number
 from .world import Sent, World
 
 RECOVERABLE_ACK_TIMEOUT, ACK_TIMEOUT, WINDOW = 500, 20_000, 64  # MS-MQQB 2.2.2.1 the smallest time-outs allowed
@@ -59,7 +63,8 @@ SETTLE_MS = 200  # after the target's clock moved, how long what its timers sent
 OS_SERVER_CLASS = 0x0200  # MS-MQQB 2.2.3.1 OperatingSystem.OS
 FORCED_FIELDS = ("DM", "LabelLength", "MessageSize", "ExtensionSize", "EncryptionKeySize", "DQ Count", "AQ Count",
                  "RQ Count", "DataLength", "HTTPBodySize", "MsgBodyOffset", "QT", "HH", "MQ", "trailing bytes")
-PACKET_FIELDS = ("DQ", "AQ", "RQ", "TH", "FA", "EB", "AH") + FORCED_FIELDS
+PACKET_FIELDS = ("DQ", "AQ", "RQ", "TH", "FA", "EB", "AH", "SID", "SenderCert", "HashAlgorithm",
+                 "EncryptionAlgorithm", "BodyType", "ApplicationTag", "Extension") + FORCED_FIELDS
 SRMP_ENVELOPE = '<se:Envelope xmlns:se="http://schemas.xmlsoap.org/soap/envelope/"><se:Body/></se:Envelope>'
 
 
@@ -149,6 +154,14 @@ class Peer:
             connection.close()
 
 
+def sid_bytes(text: str) -> bytes:
+    """MS-DTYP 2.4.2.2 the SID structure of 'S-1-<authority>-<sub>-...': revision, count, a big-endian
+    6-byte IdentifierAuthority, then the little-endian SubAuthority values."""
+    _, revision, authority, *subs = text.split("-")
+    return struct.pack("<BB", int(revision), len(subs)) + int(authority).to_bytes(6, "big") + \
+        b"".join(struct.pack("<I", int(sub)) for sub in subs)
+
+
 def _peer(world: World, name: str) -> Peer:
     peers = world.notes.get("mqqb peers", {})
     if name not in peers:
@@ -219,9 +232,19 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
         acknowledgements=props.acknowledgements, label=label, message_class=props.message_class,
         correlation_id=props.correlation_id, body=props.body, privacy_level=props.privacy_level,
         srmp_envelope=(props.srmp_envelope or SRMP_ENVELOPE) if packet_fields.get("AH") == "1" else None,
-        forced={key: int(packet_fields[key], 0) for key in FORCED_FIELDS if key in packet_fields})
+        forced={key: int(packet_fields[key], 0) for key in FORCED_FIELDS if key in packet_fields},
+        sender_id=sid_bytes(packet_fields["SID"]) if "SID" in packet_fields else b"",
+        sender_certificate=packet_fields.get("SenderCert", "").encode(),
+        body_type=number(packet_fields.get("BodyType", "0")),
+        application_tag=number(packet_fields.get("ApplicationTag", "0")),
+        extension=packet_fields.get("Extension", "").encode())
+    if "HashAlgorithm" in packet_fields:
+        out.hash_algorithm = number(packet_fields["HashAlgorithm"])
+    if "EncryptionAlgorithm" in packet_fields:
+        out.encryption_algorithm = number(packet_fields["EncryptionAlgorithm"])
     peer.send(user_message(out))
     peer.recoverable_sent += 1 if out.delivery or transaction is not None else 0
+    world.notes.setdefault("mqqb sent", {})[label] = out
     # MS-MQMQ 2.2.18.1.3 the receiver knows the message by the sender's GUID and the MessageID
     world.sent[label] = Sent(label, world.queue(alias), peer.guid + struct.pack("<I", peer.ordinal),
                              transactional=transaction is not None)

@@ -52,6 +52,8 @@ SIGNATURE = 0x524F494C
 FLAG_BITS = {"RC": (0, 0x1F), "DM": (5, 3), "JN": (8, 1), "JP": (9, 1), "DQ": (10, 7),
              "AQ": (13, 7), "RQ": (16, 7), "SH": (19, 1), "TH": (20, 1), "MP": (21, 1),
              "CQ": (22, 1), "MQ": (23, 1), "AH": (25, 1), "HH": (28, 1)}
+# MS-MQMQ 2.2.20.6 SecurityData, in order
+SECURITY_ITEMS = ("SecurityID", "EncryptionKey", "Signature", "SenderCert", "ProviderInfo")
 
 
 @dataclass(frozen=True)
@@ -92,7 +94,7 @@ class DecodedMessage:
     privacy_level: int = 0
     hash_algorithm: int = 0
     encryption_algorithm: int = 0
-    security_header: dict | None = None        # Flags and the five sizes, when the packet has one
+    security_header: dict | None = None        # Flags, the five sizes and the five items, when the packet has one
     mqf_signature: tuple[int, int] | None = None  # MQFSignatureHeader (ID, Size), when the packet has one
     is_srmp: bool = False
     srmp_envelope: str | None = None
@@ -256,6 +258,10 @@ class _Decoder(TrailerReader):
             self.bad(problem)
         total = 16 + sum(align4(n) for n in (sid, key, sig, cert, prov))  # MS-MQMQ 2.2.20.6
         self.need(o, total, w + ": SecurityData")
+        p = o + 16
+        for name, size in zip(SECURITY_ITEMS, (sid, key, sig, cert, prov)):
+            self.m.security_header[name] = bytes(self.need(p, size, f"{w}: {name}"))
+            p += align4(size)  # MS-MQMQ 2.2.20.6 each item starts on a 4-byte boundary
         return o + total
 
     def props(self, o: int) -> int:
@@ -265,8 +271,6 @@ class _Decoder(TrailerReader):
         m.correlation_id = raw[4:24]
         (m.body_type, m.application_tag, m.body_size, alloc, m.privacy_level, m.hash_algorithm,
          m.encryption_algorithm, ext_size) = struct.unpack_from("<8I", raw, 24)
-        if m.acknowledgements & 0x0F and not m.flags["AQ"]:  # MS-MQMQ 2.2.19.2
-            self.bad("MS-MQMQ 2.2.19.2: acknowledgements are requested but there is no AdminQueue")
         if m.message_class & 0x1E00:  # MS-MQMQ 2.2.18.1.6
             self.bad(f"MS-MQMQ 2.2.18.1.6: MessageClass 0x{m.message_class:04X} is neither a "
                      "defined class nor within the custom mask 0xE1FF")

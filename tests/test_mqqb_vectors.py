@@ -143,7 +143,8 @@ def test_frame_7_whole_read_by_the_suite_field_by_field():
     assert (d.destination_queue, d.label, d.body_size, d.body_type, d.acknowledgements) == \
         ("DIRECT=OS:a04bm02\\q", "mqsender label", 2000, 8, 0x0F)
     assert d.security_header == {"Flags": 1, "SenderIdSize": 28, "EncryptionKeySize": 0, "SignatureSize": 0,
-                                 "SenderCertSize": 0, "ProviderInfoSize": 0}
+                                 "SenderCertSize": 0, "ProviderInfoSize": 0, "SecurityID": SID, "EncryptionKey": b"",
+                                 "Signature": b"", "SenderCert": b"", "ProviderInfo": b""}
     assert v.FRAME7_WHOLE[108:136] == SID   # the SenderId after the SecurityHeader's 16 fixed bytes at 92
     assert (d.hash_algorithm, d.encryption_algorithm) == (0x8004, 0x6801)
 

@@ -320,7 +320,6 @@ def test_truncated_two_section_delivery(padded, body_len, limit):
     (dict(user_extra=0, dq=(1, None)), ("MS-MQMQ 2.2.19.2", "DQ is 1")),
     (dict(aq=(4, 3)), ("MS-MQMQ 2.2.19.2", "AQ is 4")),
     (dict(aq=(5, OTHER), rq=(4, 1)), ("MS-MQMQ 2.2.19.2", "RQ 4", "AQ 5")),
-    (dict(acks=0x01), ("MS-MQMQ 2.2.19.2", "no AdminQueue")),
     (dict(mclass=0x0200), ("MS-MQMQ 2.2.18.1.6", "MessageClass 0x0200")),
     (dict(privacy=2), ("MS-MQMQ 2.2.19.3", "PrivacyLevel is 2")),
     (dict(label="x" * 250), ("MS-MQMQ 2.2.19.3", "LabelLength is 251, above 0xFA")),
@@ -342,6 +341,13 @@ def test_truncated_two_section_delivery(padded, body_len, limit):
 ])
 def test_malformed_packet_reports_specific_violation(kwargs, parts):
     has(read_packet(build(**kwargs).packet), *parts)
+
+
+def test_acknowledgments_without_an_admin_queue_are_a_reading_not_a_violation():
+    """D-95: a packet that came with acknowledgments and no AdminQueue may read back with them (kept)."""
+    msg = read_packet(build(acks=0x0F).packet)
+    clean(msg)
+    assert msg.acknowledgements == 0x0F and msg.admin_queue == ""
 
 
 def test_malformed_subqueue_name_without_nul():

@@ -1,0 +1,102 @@
+Feature: MS-MQQB 3.1.7.10 Get Message Data Element From Buffer
+  A UserMessage another queue manager sends becomes a Message field by field (MS-MQDMPR
+  3.1.7.1.31), and a read over MS-MQRR gives back the packet it came in (MS-MQDMPR 3.1.7.1.32,
+  MS-MQRR 2.2.5.1): only the fields MS-MQRR overrides differ (the absolute TimeToReachQueue,
+  the address overlay of a direct destination, the trailers).  Windows sends its user's SID in
+  an unsigned SecurityHeader and may ask for acknowledgments with no administration queue
+  (MS-MQQB 4.1 FRAME 7); whether those two survive is D-96 and D-95.
+
+  Background:
+    Given a queue "orders"
+    And a queue "admin"
+    And a queue "replies"
+    And another queue manager "remote" with an MS-MQQB session to the target
+
+  @clause:MS-MQQB:3.1.7.10:01 @clause:MS-MQDMPR:3.1.7.1.31:01 @clause:MS-MQDMPR:3.1.7.1.32:01 @clause:MS-MQRR:2.2.5.1:08
+  Scenario Outline: Every field the sender wrote reads back as it was sent (<shape>)
+    Given message "m1" is prepared with:
+      | body                | <body>           |
+      | priority            | <priority>       |
+      | delivery            | <delivery>       |
+      | class               | 0x0001           |
+      | acknowledgements    | positive receive |
+      | admin queue         | admin            |
+      | response queue      | replies          |
+      | time to reach queue | 300              |
+      | time to be received | 600              |
+      | journal             | <journal>        |
+      | dead letter         | yes              |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | HashAlgorithm       | <hash>       |
+      | EncryptionAlgorithm | <encryption> |
+      | BodyType            | 8            |
+      | ApplicationTag      | 0x01020304   |
+      | Extension           | ext data     |
+    And every message in "orders" is peeked
+    Then the packet of "m1" reads back as "remote" sent it
+    And the packet of "m1" follows every layout rule
+
+    Examples:
+      | shape                   | body          | priority | delivery    | journal | hash   | encryption |
+      | SHA-1 and RC4 (Windows) | hello         | 3        | express     | no      | 0x8004 | 0x6801     |
+      | MD5 and RC2             | a longer body | 7        | recoverable | yes     | 0x8003 | 0x6602     |
+      | SHA-256                 | x             | 0        | express     | yes     | 0x800C | 0x6801     |
+      | SHA-512                 | y             | 5        | recoverable | no      | 0x800E | 0x6602     |
+
+  @clause:MS-MQQB:3.1.7.10:01 @clause:MS-MQDMPR:3.1.7.1.31:01 @clause:MS-MQRR:2.2.5.1:08 @decision:D-96
+  Scenario: The sender's SID in an unsigned SecurityHeader reads back as sent, or is dropped
+    Given message "m1" is prepared with:
+      | body        | from a Windows user |
+      | admin queue | admin               |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | SID           | S-1-5-21-3181267629-1039849782-3663045219-1000 |
+      | HashAlgorithm | 0x8004                                         |
+    And every message in "orders" is peeked
+    Then the packet of "m1" reads back as "remote" sent it
+    And by D-96 the packet of "m1" carries the SID "remote" sent (kept) or none (dropped)
+    And the packet of "m1" has a well-formed SecurityHeader, if it has one
+
+  @clause:MS-MQQB:3.1.7.10:01 @clause:MS-MQDMPR:3.1.7.1.31:01 @clause:MS-MQRR:2.2.5.1:08 @decision:D-96
+  Scenario: An unsigned SecurityHeader with a SID and a sender certificate keeps the certificate, whatever the SID does
+    Given message "m1" is prepared with:
+      | body        | signed by nobody |
+      | admin queue | admin            |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | SID        | S-1-5-21-3181267629-1039849782-3663045219-1000 |
+      | SenderCert | a sender certificate                           |
+    And every message in "orders" is peeked
+    Then the packet of "m1" reads back as "remote" sent it
+    And by D-96 the packet of "m1" carries the SID "remote" sent (kept) or none (dropped)
+    And the packet of "m1" has a well-formed SecurityHeader, if it has one
+
+  # MS-MQQB 4.1 FRAME 7: Windows asks for all four acknowledgments (Flags 0x0F) and names no
+  # administration queue; nobody can be answered, and whether the flags read back is D-95.
+  @clause:MS-MQQB:3.1.7.10:01 @clause:MS-MQDMPR:3.1.7.1.31:01 @clause:MS-MQDMPR:3.1.7.1.32:01 @decision:D-95
+  Scenario Outline: Acknowledgments asked without an administration queue read back as sent, or cleared (<acks>)
+    Given message "m1" is prepared with:
+      | body             | mqsender body |
+      | acknowledgements | <acks>        |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | SID | S-1-5-21-3181267629-1039849782-3663045219-1000 |
+    And every message in "orders" is peeked
+    Then the packet of "m1" reads back as "remote" sent it
+    And by D-95 the packet of "m1" asks for the acknowledgments "remote" sent (kept) or for none (cleared)
+    And "admin" holds nothing
+
+    Examples:
+      | acks                                                                  |
+      | positive arrival and positive receive and negative arrival and negative receive |
+      | negative arrival                                                      |
+
+  @clause:MS-MQDMPR:3.1.1.12:14 @decision:D-97
+  Scenario Outline: A message that names no algorithm gets SHA1 and RC4, or AES with PrivacyLevel 5 (<privacy>)
+    When message "m1" is sent to "orders" carrying:
+      | body          | x         |
+      | privacy level | <privacy> |
+    And every message in "orders" is peeked
+    Then the packet of "m1" has HashAlgorithm 0x8004 and EncryptionAlgorithm <encryption>
+
+    Examples:
+      | privacy | encryption |
+      | 0       | 0x6801     |
+      | 5       | 0x6610     |
