@@ -174,6 +174,13 @@ class MqqbReceiver:
             # MS-MQDMPR 3.1.7.1.31 the SecurityHeader's fields; D-96 whether a SecurityID nobody checked stays
             security_header.keep(message, packet.security_flags, packet.security_data,
                                  keep_sender=self.qm.readings["D-96"] == "kept")
+        if packet.srmp_envelope is not None:
+            # D-90 read: an SRMP packet keeps its envelope and compound message; its body lies inside the latter
+            offset, size = packet.compound_message_body
+            message.body = packet.compound_message[offset:offset + size]
+            message.set("soap_envelope", packet.srmp_envelope)
+            message.set("soap_compound_message", packet.compound_message)
+            message.set("soap_body_offset", offset)
         if packet.transactional:
             xflags, _, number, previous = packet.transaction
             message.set("transaction_sequence_number", number)

@@ -183,11 +183,17 @@ def _srmp_headers(envelope: str, body: bytes, forced: dict) -> bytes:
     each padded to 4 bytes."""
     text = envelope.encode("utf-16-le") + b"\0\0"
     out = struct.pack("<HHI", 0, 0, forced.get("DataLength", len(text) // 2)) + text + bytes(-len(text) % 4)
-    head = f"POST /msmq HTTP/1.1\r\nContent-Length: {len(body)}\r\n\r\n".encode()
-    data = head + body
+    data, offset = compound_message(body)
     out += struct.pack("<HHIII", 0, 0, forced.get("HTTPBodySize", len(data)), len(body),
-                       forced.get("MsgBodyOffset", len(head)))
+                       forced.get("MsgBodyOffset", offset))
     return out + data + bytes(-len(data) % 4)
+
+
+def compound_message(body: bytes) -> tuple[bytes, int]:
+    """The CompoundMessageHeader.Data the suite writes for an SRMP message (an HTTP POST carrying `body`), and
+    where the body starts in it (MS-MQRR 2.2.5.1.2.2)."""
+    head = f"POST /msmq HTTP/1.1\r\nContent-Length: {len(body)}\r\n\r\n".encode()
+    return head + body, len(head)
 
 
 def user_message(out: Outgoing) -> bytes:

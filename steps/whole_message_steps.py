@@ -23,7 +23,7 @@ import uuid
 
 from pytest_bdd import then
 
-from .mqqb_packets import Outgoing, encryption_algorithm, privacy_level
+from .mqqb_packets import Outgoing, compound_message, encryption_algorithm, privacy_level
 from .packet_steps import _packet
 from .phrases import phrase
 from .values import number
@@ -64,11 +64,17 @@ def reads_back_as_sent(world, label, remote):
         "MessagePropertiesHeader.BodyType": (read.body_type, out.body_type),
         "MessagePropertiesHeader.ApplicationTag": (read.application_tag, out.application_tag),
         "MessagePropertiesHeader.ExtensionData": (read.extension, out.extension),
-        "MessagePropertiesHeader.MessageBody": ((read.body_size, read.body), (len(out.body), out.body)),
+        # MS-MQRR 2.2.5.1.2 an SRMP message's body is in its compound message, none in the MessagePropertiesHeader
+        "MessagePropertiesHeader.MessageBody": ((read.body_size, read.body),
+                                                (0, b"") if out.srmp_envelope else (len(out.body), out.body)),
         "MessagePropertiesHeader.PrivacyLevel": (read.privacy_level, privacy_level(out)),
         "MessagePropertiesHeader.HashAlgorithm": (read.hash_algorithm, out.hash_algorithm),
         "MessagePropertiesHeader.EncryptionAlgorithm": (read.encryption_algorithm, encryption_algorithm(out)),
     }
+    if out.srmp_envelope is not None:  # D-90 read: the two headers behind AH come back as they were sent
+        expected["UserHeader.Flags.AH"] = (read.flags["AH"], 1)
+        expected["SRMPEnvelopeHeader.Data"] = (read.srmp_envelope, out.srmp_envelope)
+        expected["CompoundMessageHeader.Data"] = (read.compound_message, compound_message(out.body)[0])
     if out.admin:  # without one, the acknowledgments are D-95's
         expected["MessagePropertiesHeader.Flags"] = (read.acknowledgements, out.acknowledgements & 0x0F)
     if out.sender_certificate:  # the SecurityHeader but its SecurityID (D-96) and ST
@@ -143,3 +149,20 @@ def algorithms(world, label, hash_algorithm, encryption_algorithm):
     wanted = (number(hash_algorithm), number(encryption_algorithm))
     assert got == wanted, f"HashAlgorithm 0x{got[0]:04X} and EncryptionAlgorithm 0x{got[1]:04X}, expected " \
                           f"0x{wanted[0]:04X} and 0x{wanted[1]:04X}"
+
+
+@then(phrase('by D-90 the packet of "{label}" reads back as "{remote}" sent it, its SRMP headers included ({read}), '
+             'or the target closed the session and "{alias}" holds nothing ({refuse})',
+             read=r"[a-z-]+", refuse=r"[a-z-]+"))
+def srmp_reads_back_by_decision(world, label, remote, read, alias, refuse):
+    """D-90: an SRMP message a target delivers keeps the envelope and compound message it came with; one that
+    refuses AH closes the session and stores nothing."""
+    peer = world.notes["mqqb peers"][remote]
+    peer.collect(0, move_clock=False)
+    if peer.connection.closed:
+        held = [message.label for message in world.messages(alias)]
+        assert not held, f"the target closed the session of {remote!r}, yet {alias!r} holds {held}"
+        world.observe("D-90", refuse)
+        return
+    world.observe("D-90", read)
+    reads_back_as_sent(world, label, remote)

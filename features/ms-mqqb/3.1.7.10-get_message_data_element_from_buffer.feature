@@ -100,3 +100,14 @@ Feature: MS-MQQB 3.1.7.10 Get Message Data Element From Buffer
       | privacy | encryption |
       | 0       | 0x6801     |
       | 5       | 0x6610     |
+
+  # An SRMP message (UserHeader.Flags.AH) carries its body inside the compound message (MS-MQRR 2.2.5.1.2);
+  # a target that delivers it (D-90 read) must give back the envelope and the compound message it came with.
+  @clause:MS-MQQB:3.1.7.10:01 @clause:MS-MQRR:2.2.5.1:08 @decision:D-90
+  Scenario: An SRMP message delivered over MS-MQQB reads back with its envelope and compound message
+    Given message "m1" is prepared with:
+      | body | inside the compound message |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | AH | 1 |
+    And every message in "orders" is peeked
+    Then by D-90 the packet of "m1" reads back as "remote" sent it, its SRMP headers included (read), or the target closed the session and "orders" holds nothing (refuse)
