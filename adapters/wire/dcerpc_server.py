@@ -67,7 +67,6 @@ import errno
 import itertools
 import logging
 import queue
-import resource
 import secrets
 import selectors
 import signal
@@ -81,6 +80,7 @@ from typing import Self
 
 from .dcerpc_connection import Connection
 from .dcerpc_types import Association, Call, Drop, Fault, Interface
+from .event_loop import raise_file_limit
 
 __all__ = ["Association", "Call", "DceRpcServer", "Drop", "Fault", "Interface"]
 
@@ -235,7 +235,7 @@ class DceRpcServer:
     def start(self) -> Self:
         if self._listener is not None or self.stopping:
             raise RuntimeError("a DceRpcServer starts once")
-        _raise_file_limit(self.max_connections + 64)
+        raise_file_limit(self.max_connections + 64)
         self._listener = self._listen(self.port)
         self._selector = selectors.DefaultSelector()
         self._wake_r, self._wake_w = socket.socketpair()
@@ -625,13 +625,3 @@ class DceRpcServer:
             except Exception:  # noqa: BLE001 - an Interface bug: logged, the other interfaces still hear it
                 self.log_error(f"dcerpc: {type(iface).__name__}.association_ended raised\n{traceback.format_exc()}")
 
-
-def _raise_file_limit(wanted: int) -> None:
-    """Let the process hold `wanted` descriptors if the hard limit allows (the soft one is often 1024)."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
-    if soft != resource.RLIM_INFINITY and soft < target:
-        try:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-        except (ValueError, OSError):
-            pass                               # the accept loop then says so when it runs out
