@@ -19,7 +19,8 @@ sender may use), TH 1 (a TransactionHeader, each message a transaction of its ow
 (its FinalAck bit), EB 1 (an encrypted body: a SecurityHeader with EB and a key).
 
 Waiting: the target's timers (Session Ack Send, Order Ack Send) run on its clock, so a wait
-moves a target with virtual time that far, and otherwise waits that long in real time.
+moves a target with virtual time that far, and otherwise (or once the scenario said the target's
+clock runs in real time) waits that long in real time.
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ class Peer:
 
     def collect(self, wait_ms: int, move_clock: bool) -> list[Received]:
         """What the target sent since the last look; `move_clock`: let `wait_ms` pass on its clock first."""
-        if move_clock and "virtual_time" in self.world.target.capabilities:
+        if move_clock and "virtual_time" in self.world.target.capabilities and not self.world.notes.get("real time"):
             self.world.target.elapse(wait_ms)
             data = self.connection.receive(SETTLE_MS)  # what the timers wrote may still be on its way
         else:
