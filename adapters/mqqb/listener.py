@@ -123,6 +123,7 @@ class MqqbListener:
         self._output_ready = False              # set by the target's hook, from any thread
         self.loop = EventLoop(f"mqqb-loop-{self.port}", self.log)
         self.loop.after_turn = self._after_turn
+        self.loop.on_exit = self._finish
         self.loop.selector.register(self._socket, selectors.EVENT_READ, self._accept)
         target.watch_output(self._hook)
         self.loop.start()
@@ -150,12 +151,13 @@ class MqqbListener:
 
     def stop(self) -> None:
         self.target.unwatch_output(self._hook)
+        self.loop.stop(timeout=5)
 
-        def finish() -> None:
-            self._socket.close()
-            for connection in list(self._connections.values()):
-                self._close(connection, "listener stopped")
-        self.loop.stop(finish)
+    def _finish(self) -> None:
+        """On the loop as it ends: every connection closed, and the port."""
+        self._socket.close()
+        for connection in list(self._connections.values()):
+            self._close(connection, "listener stopped")
 
     # -- accepting -----------------------------------------------------------------------------
     def _accept(self, mask: int) -> None:

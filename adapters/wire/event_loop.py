@@ -15,8 +15,8 @@ heap is emptied once no live deadline is left, so closed connections leave nothi
 than `total` in all; the refused are counted (the caller accepts and closes them at once).
 
 `raise_file_limit` lifts the soft RLIMIT_NOFILE towards the hard one, so a server can hold more
-than 1,024 sockets.  The DCE/RPC server (dcerpc_server.py) shares it; its loop, older, keeps
-its own select-and-tick shape and has not moved onto `EventLoop` yet.
+than 1,024 sockets.  The DCE/RPC server (dcerpc_server.py) and the MS-MQQB listener
+(adapters/mqqb/listener.py) both run on an EventLoop; the listener also counts with PeerCaps.
 """
 
 from __future__ import annotations
@@ -69,17 +69,18 @@ class EventLoop:
         self._order = itertools.count()
         self._marked = 0                       # cancelled deadlines still in the heap
         self.after_turn = None                 # callable run at the end of every turn
+        self.on_exit = None                    # callable run on the loop as it ends, before the selector closes
         self.stopping = False
         self.now = time.monotonic()
-        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self.thread = threading.Thread(target=self._run, name=name, daemon=True)
 
     # -- from any thread -----------------------------------------------------------------
     def start(self) -> EventLoop:
-        self._thread.start()
+        self.thread.start()
         return self
 
     def on_loop(self) -> bool:
-        return threading.current_thread() is self._thread
+        return threading.current_thread() is self.thread
 
     def wake(self) -> None:
         try:
@@ -93,15 +94,12 @@ class EventLoop:
         self._posted.append(job)
         self.wake()
 
-    def stop(self, finish=None) -> None:
-        """End the loop; `finish()` runs on it last (closing what the handler owns)."""
-        def end() -> None:
-            if finish is not None:
-                finish()
-            self.stopping = True
-        self.post(end)
-        if not self.on_loop():
-            self._thread.join(timeout=5)
+    def stop(self, timeout: float | None = None) -> None:
+        """End the loop after its current turn (on_exit then runs on it) and wait for it, unless called on it."""
+        self.stopping = True
+        self.wake()
+        if not self.on_loop() and self.thread.is_alive():
+            self.thread.join(timeout)
 
     # -- on the loop -------------------------------------------------------------------------
     def call_at(self, when: float, callback) -> Deadline:
@@ -155,9 +153,21 @@ class EventLoop:
                 if self.after_turn is not None:
                     self._guarded(self.after_turn)
         finally:
+            if self.on_exit is not None:
+                self._guarded(self.on_exit)
             self.selector.close()
             self._wake_r.close()
             self._wake_w.close()
+
+    def pump(self, timeout: float) -> None:
+        """Wait up to `timeout` for a wake-up, then run what was posted: for an on_exit that waits for other threads'
+        jobs (the DCE/RPC server's last calls) while no socket is served any more."""
+        for key, _ in self.selector.select(timeout):
+            if key.data is _WAKE:
+                self._drain_wake()
+        self.now = time.monotonic()
+        while self._posted:
+            self._guarded(self._posted.popleft())
 
     def _guarded(self, callback, *args) -> None:
         try:
