@@ -70,6 +70,7 @@ SESSION_HEADER = 16            # MS-MQMQ 2.2.20.1 SessionHeader: a packet may ca
 READ_CHUNK = 65536
 READS_PER_TURN = 4             # recv() calls per ready connection per turn, so one peer cannot starve the rest
 ACCEPT_BATCH = 64              # connections accepted per turn
+ACCEPT_RETRY_S = 0.1           # after accept() failed (EMFILE): the listening socket is left alone this long
 LINGER_S = 1.0                 # how long a closed session's last bytes may take to leave
 REFUSAL_LOG_EVERY = 5.0        # seconds between log lines of one kind of refusal
 HANDSHAKE, OPEN, CLOSING = "HANDSHAKE", "OPEN", "CLOSING"
@@ -166,8 +167,11 @@ class MqqbListener:
                 sock, peer = self._socket.accept()
             except (BlockingIOError, InterruptedError):
                 return
-            except OSError as error:   # EMFILE and friends: the backlog waits for a later turn
+            except OSError as error:   # EMFILE and friends: the backlog waits, and the loop does not spin on it
                 self._refused_line(f"accept failed ({error.strerror or error})")
+                self.loop.selector.unregister(self._socket)
+                self.loop.call_at(self.loop.now + ACCEPT_RETRY_S, lambda: self.loop.selector.register(
+                    self._socket, selectors.EVENT_READ, self._accept))
                 return
             refusal = self.caps.admit(peer[0])
             if refusal is not None:
