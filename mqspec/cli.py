@@ -511,10 +511,9 @@ def _serve(args) -> int:
     how = (f"{len(users.accounts)} account(s), calls at {args.auth_level or 'connect'} or above" if users else
            "no authentication")
     what = "judging clients with" if args.judge else "serving"
-    print(f"mqspec: {what} {url} over MS-MQRR on {args.host}:{served.port}, {how} (Ctrl-C stops)",
-          file=sys.stderr, flush=True)
-    if served.mqqb is not None:
-        print(f"mqspec: MS-MQQB sessions on {args.host}:{served.mqqb.port}, in real time", file=sys.stderr, flush=True)
+    mqqb = f", MS-MQQB sessions on {args.host}:{served.mqqb.port}" if served.mqqb is not None else ""
+    print(f"mqspec: {what} {url} over MS-MQRR on {args.host}:{served.port}, {how}{mqqb}, in real time "
+          "(Ctrl-C stops)", file=sys.stderr, flush=True)
     try:
         served.server.serve_forever()   # until Ctrl-C (SIGINT) or SIGTERM
     finally:
