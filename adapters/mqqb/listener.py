@@ -176,7 +176,7 @@ class MqqbListener:
             refusal = self.caps.admit(peer[0])
             if refusal is not None:
                 sock.close()           # accepted and closed at once: the peer sees a close, not a hang
-                self._refused_line(refusal)
+                self._refused_line(refusal, peer)
                 continue
             try:
                 sock.setblocking(False)
@@ -191,11 +191,13 @@ class MqqbListener:
             self._watch(connection)
             self._arm(connection)
 
-    def _refused_line(self, reason: str) -> None:
+    def _refused_line(self, reason: str, peer=None) -> None:
+        """One line per kind of refusal every REFUSAL_LOG_EVERY seconds (a flood must not flood the log)."""
         now = time.monotonic()
         if now - self._refusals_logged.get(reason, -REFUSAL_LOG_EVERY) >= REFUSAL_LOG_EVERY:
             self._refusals_logged[reason] = now
-            self.log(f"mqqb: connection refused: {reason} ({self.caps.refused} refused so far)")
+            where = f" from {peer[0]}:{peer[1]}" if peer is not None else ""
+            self.log(f"mqqb: connection{where} refused: {reason} ({self.caps.refused} refused so far)")
 
     # -- socket events ------------------------------------------------------------------------
     def _watch(self, connection: _Connection) -> None:

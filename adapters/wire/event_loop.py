@@ -194,13 +194,13 @@ class PeerCaps:
         self.count = self.accepted = self.refused = 0
 
     def admit(self, host: str) -> str | None:
-        """None and the connection counted, or why it is refused."""
+        """None and the connection counted, or why it is refused (naming no address: a log line's kind)."""
         if self.count >= self.total:
             self.refused += 1
             return f"{self.total} connections in all"
         if self.open[host] >= self.per_peer:
             self.refused += 1
-            return f"{self.per_peer} connections from {host}"
+            return f"{self.per_peer} connections from one address"
         self.open[host] += 1
         self.count += 1
         self.accepted += 1
