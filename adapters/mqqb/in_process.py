@@ -2,7 +2,8 @@
 
 The reference's session (reference/mqqb_session.py) does no I/O: this connection hands it
 the suite's bytes and hands back what it wrote, under the core's lock like every other
-call, so its timers fire when the virtual clock moves (`elapse`) and never on their own.
+call, so its timers fire when the clock moves: by `elapse` in virtual time, or on their own when the
+target runs in real time (capability real_time: the core's TimerDriver).
 A restart or reset of the queue manager ends the connection, as it would end a TCP one.
 
 The served listener (listener.py) uses `take_output` instead of `receive`: one pass under the
@@ -56,7 +57,7 @@ class InProcessMqqbConnection(MqqbConnection):
         self._core.call(lambda: self._session.receive_data(bytes(data)) if self._current() else None)
 
     def receive(self, wait_ms: int = 0) -> bytes:
-        # Nothing happens here while real time passes: the session's timers move with the virtual clock.
+        # What timers wrote since the last call is here too: they fire on the core's clock, not on this call.
         return self._core.call(lambda: self._session.data_to_send() if self._current() else b"")
 
     @property

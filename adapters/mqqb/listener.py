@@ -62,11 +62,13 @@ import struct
 import threading
 import time
 
+from mqspec.reference.mqqb_packets import MAX_PACKET
+
 from ..wire.event_loop import EventLoop, PeerCaps, raise_file_limit
 
 BASE_HEADER = 16               # MS-MQMQ 2.2.19.1 BaseHeader: PacketSize is its uint32 at offset 8
-MAX_PACKET = 0x00400000        # MS-MQMQ 2.2.19.1 PacketSize limit
-SESSION_HEADER = 16            # MS-MQMQ 2.2.20.1 SessionHeader: a packet may carry one beyond PacketSize
+SESSION_HEADER = 16            # MS-MQMQ 2.2.20.4 SessionHeader: a packet may carry one beyond PacketSize
+UNREMARKABLE = ("peer closed", "session closed", "listener stopped")   # closes not worth a log line each
 READ_CHUNK = 65536
 READS_PER_TURN = 4             # recv() calls per ready connection per turn, so one peer cannot starve the rest
 ACCEPT_BATCH = 64              # connections accepted per turn
@@ -381,5 +383,5 @@ class MqqbListener:
         self._packet_done(connection)
         self.caps.release(connection.peer[0])
         self._closed[reason] += 1
-        if reason not in ("peer closed", "session closed"):
+        if reason not in UNREMARKABLE:
             self.log(f"mqqb: connection from {connection.peer[0]}:{connection.peer[1]} closed: {reason}")
