@@ -297,3 +297,25 @@ def test_a_thousand_idle_sessions_cost_no_cpu_and_a_new_one_is_answered_at_once(
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait(10)
+
+
+def test_the_event_loop_fires_deadlines_in_order_and_keeps_none_it_cancelled():
+    from mqspec.adapters.wire.event_loop import COMPACT_AT, EventLoop
+    errors, fired = [], []
+    loop = EventLoop("test-loop", errors.append).start()
+    try:
+        def schedule() -> None:
+            now = loop.now
+            doomed = [loop.call_at(now + 60, lambda: fired.append("never")) for _ in range(3 * COMPACT_AT)]
+            loop.call_at(now + 0.05, lambda: [loop.cancel(d) for d in doomed])   # compacts while deadlines run
+            for n in (3, 1, 2):
+                loop.call_at(now + 0.1 * n, lambda n=n: fired.append(n))
+        loop.post(schedule)
+        end = time.monotonic() + WAIT
+        while len(fired) < 3 and time.monotonic() < end:
+            time.sleep(0.02)
+        assert fired == [1, 2, 3] and not errors
+        assert loop.live_deadlines() == 0 and len(loop._heap) == 0
+    finally:
+        loop.stop(timeout=5)
+    assert not loop.thread.is_alive()

@@ -142,9 +142,8 @@ class EventLoop:
                 self.now = time.monotonic()
                 while self._posted:
                     self._guarded(self._posted.popleft())
-                heap = self._heap
-                while heap and heap[0][0] <= self.now:
-                    _, _, deadline = heapq.heappop(heap)
+                while self._heap and self._heap[0][0] <= self.now:   # a callback may compact: no local alias
+                    _, _, deadline = heapq.heappop(self._heap)
                     if deadline.cancelled:
                         self._marked -= 1
                     else:
