@@ -35,8 +35,6 @@ from mqspec.reference import (enumerations as _enumerations, format_name as _for
                        readings as _readings, remote_read as _remote_read, security as _security,
                        sqlite_store as _sqlite_store)
 
-from .timer_driver import TimerDriver
-from .wall_clock import WallClock, whole_ms
 from .target import (
     CLIENT_ID,
     CloseQueueOut,
@@ -51,6 +49,8 @@ from .target import (
     StartReceiveOut,
     Target,
 )
+from .timer_driver import TimerDriver
+from .wall_clock import WallClock, whole_ms
 
 _WHOLE = 0xFFFFFFFF  # a size limit no packet reaches: list_messages returns whole packets
 # configure(): setting -> allowed range (the fWorkgroup policy of D-82: 0 off, 1 on)
