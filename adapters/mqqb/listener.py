@@ -101,7 +101,7 @@ class _Connection:
 
 class MqqbListener:
     """stats(): connections (by state), per_peer, accepted, refused, closed (reason -> count), input_reserved,
-    paused, deadlines (live alarms)."""
+    paused, deadlines (live alarms); {} once stopped."""
 
     def __init__(self, target, host: str = "127.0.0.1", port: int = 0, log=None, *,
                  max_connections: int = 4096, max_connections_per_peer: int = 256,
@@ -148,8 +148,11 @@ class MqqbListener:
                           refused=self.caps.refused, closed=dict(self._closed), input_reserved=self._input_reserved,
                           paused=len(self._paused), deadlines=self.loop.live_deadlines())
             done.set()
-        self.loop.post(read)
-        done.wait(5)
+        if self.loop.on_loop():
+            read()
+        elif self.loop.thread.is_alive():
+            self.loop.post(read)
+            done.wait(5)
         return answer
 
     def stop(self) -> None:
