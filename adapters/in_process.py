@@ -3,12 +3,16 @@
 Theory of operation
 -------------------
 The reference core never blocks and never reads the clock itself.  This adapter
-gives it a virtual clock, which starts at the real time and moves only when
-`elapse` moves it, and a store, and serialises every call under one Condition.
-After each call the core's change records go to the store and waiting threads
-are woken.  A Start*Receive that must wait sleeps on the Condition until its
-call is done: a message arrives, another thread cancels it, or `elapse` carries
-the clock past its time-out.  No timer depends on how fast the machine is.
+gives it a clock (wall_clock.WallClock), which starts held at the real time and
+moves only when `elapse` moves it, and a store, and serialises every call under
+one Condition.  After each call the core's change records go to the store,
+waiting threads are woken and the output hooks are told (an MS-MQQB listener
+writes what its sessions have to send).  A Start*Receive that must wait sleeps on
+the Condition until its call is done: a message arrives, another thread cancels
+it, or `elapse` carries the clock past its time-out.  No timer depends on how fast
+the machine is.  `run_in_real_time()` (capability real_time) releases the clock to
+follow the wall clock and starts a TimerDriver (timer_driver.py) that fires the
+timers when they are due, until the next `reset`, which holds the clock again.
 
 One `_Core` (queue manager, RemoteRead server, store, lock, clock) can have
 several clients: `connection()` gives another InProcessTarget on the same core.
@@ -21,13 +25,12 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-import time
 
 from mqspec.protocol.constants import INFINITE
 from mqspec.protocol.hresult import HRESULT
 from mqspec.protocol.idl import DEFAULT_PORT
 from mqspec.protocol.queue_format import QueueFormat
-from mqspec.reference import (clock as _clock, enumerations as _enumerations, format_name as _format_name,
+from mqspec.reference import (enumerations as _enumerations, format_name as _format_name,
                        message as _message_module, packet as _packet, queue_manager as _queue_manager,
                        readings as _readings, remote_read as _remote_read, security as _security,
                        sqlite_store as _sqlite_store)
@@ -46,6 +49,8 @@ from .target import (
     StartReceiveOut,
     Target,
 )
+from .timer_driver import TimerDriver
+from .wall_clock import WallClock, whole_ms
 
 _WHOLE = 0xFFFFFFFF  # a size limit no packet reaches: list_messages returns whole packets
 # configure(): setting -> allowed range (the fWorkgroup policy of D-82: 0 off, 1 on)
@@ -59,9 +64,9 @@ DEFAULT_CLEANUP_MS = _remote_read.DEFAULT_CLEANUP_MS
 class Implementation:
     """The modules of the queue manager being hosted: the reference's, or a variant's (strength/)."""
 
-    def __init__(self, clock, enumerations, format_name, message, packet, queue_manager, readings, remote_read,
+    def __init__(self, enumerations, format_name, message, packet, queue_manager, readings, remote_read,
                  security, sqlite_store) -> None:
-        self.clock, self.enumerations, self.format_name, self.message = clock, enumerations, format_name, message
+        self.enumerations, self.format_name, self.message = enumerations, format_name, message
         self.packet, self.queue_manager, self.readings = packet, queue_manager, readings
         self.remote_read, self.security, self.sqlite_store = remote_read, security, sqlite_store
 
@@ -70,11 +75,11 @@ class Implementation:
         """The same modules of another package loaded from the reference's sources (strength.loader)."""
         import importlib
         return cls(*(importlib.import_module(f"{package.__name__}.{name}") for name in (
-            "clock", "enumerations", "format_name", "message", "packet", "queue_manager", "readings", "remote_read",
+            "enumerations", "format_name", "message", "packet", "queue_manager", "readings", "remote_read",
             "security", "sqlite_store")))
 
 
-REFERENCE = Implementation(_clock, _enumerations, _format_name, _message_module, _packet, _queue_manager,
+REFERENCE = Implementation(_enumerations, _format_name, _message_module, _packet, _queue_manager,
                            _readings, _remote_read, _security, _sqlite_store)
 
 
@@ -85,8 +90,10 @@ class _Core:
         self.impl, self.options, self.server_options = impl, options, server_options
         self.first_server_options = dict(server_options)  # what a reset returns to after configure()
         self.first_options = dict(self.options)  # ... and after set_queue_manager_quota()
-        self.clock = impl.clock.VirtualClock(time.time_ns() // 1_000_000)  # starts at the real time; elapse moves it
+        self.clock = WallClock()           # held at the real time: elapse moves it, and run_in_real_time releases it
         self.lock = threading.Condition()
+        self.driver: TimerDriver | None = None   # fires timers while the clock runs in real time
+        self.output_hooks: list = []       # called after anything that may give MS-MQQB sessions bytes to send
         self.store = impl.sqlite_store.SqliteStore(store_path, synchronous=synchronous)
         self.start()
 
@@ -98,8 +105,29 @@ class _Core:
     def flush(self) -> None:
         self.store.write(self.qm.take_changes())
 
+    def output_ready(self) -> None:
+        """Called with the lock held; a hook only signals (the listener's writes to its wake-up socket)."""
+        for hook in list(self.output_hooks):
+            hook()
+
+    def run_in_real_time(self) -> None:
+        with self.lock:
+            self.clock.release()
+            if self.driver is None:
+                self.driver = TimerDriver(self).start()
+            self.lock.notify_all()
+
+    def stop_driver(self) -> None:
+        """Called without the lock (the driver's thread needs it to end)."""
+        driver, self.driver = self.driver, None
+        if driver is not None:
+            driver.stop()
+
     def restart(self, clear: bool) -> None:
-        """A new QueueManager from the store (emptied first when `clear`); the clock runs on."""
+        """A new QueueManager from the store (emptied first when `clear`); the clock runs on, unless `clear`: a
+        reset holds a fresh clock at the real time (virtual time, what every scenario starts from)."""
+        if clear:
+            self.stop_driver()
         with self.lock:
             # Blocked callers learn that their queue manager went away.
             for descriptor in list(self.qm.open_queue_descriptors.values()):
@@ -110,9 +138,10 @@ class _Core:
                 self.store.clear()
                 self.server_options = dict(self.first_server_options)  # a reset forgets configure()
                 self.options = dict(self.first_options)  # and a quota set since
-                self.clock = self.impl.clock.VirtualClock(time.time_ns() // 1_000_000)  # a fresh start: the real time
+                self.clock = WallClock()  # a fresh start: the real time, held
             self.start()
             self.lock.notify_all()
+            self.output_ready()   # the old queue manager's sessions are gone: their connections close
 
     def call(self, method, *args):
         with self.lock:
@@ -120,6 +149,7 @@ class _Core:
             result = method(*args)
             self.flush()
             self.lock.notify_all()
+            self.output_ready()
             return result
 
     def receive(self, method, *args) -> StartReceiveOut:
@@ -128,6 +158,7 @@ class _Core:
             call = method(*args)
             self.flush()
             self.lock.notify_all()
+            self.output_ready()
             while not call.done:  # a message, a cancel, a rundown or elapse() ends the wait
                 self.lock.wait()
             self.flush()
@@ -138,7 +169,8 @@ class _Core:
 class InProcessTarget(Target):
     name = "reference"
     capabilities = frozenset({"virtual_time", "restart", "list_messages", "drop_connection", "reset",
-                              "null_references", "queue_manager_quota", "configure", "mqqb_peer", "identities"})
+                              "null_references", "queue_manager_quota", "configure", "mqqb_peer", "identities",
+                              "real_time"})
 
     def __init__(self, *, store_path: str | None = None, computer_name: str = "mqspec", seed: int | None = 0,
                  queue_manager_quota: int | None = None, send_insecure_nacks: bool = False,
@@ -255,6 +287,14 @@ class InProcessTarget(Target):
     def mqqb_connect(self):
         from .mqqb.in_process import InProcessMqqbConnection  # capability mqqb_peer
         return InProcessMqqbConnection(self._core)
+
+    def watch_output(self, hook) -> None:
+        """Call `hook()` (lock held: it must only signal) whenever MS-MQQB sessions may have bytes to send."""
+        self._core.output_hooks.append(hook)
+
+    def unwatch_output(self, hook) -> None:
+        if hook in self._core.output_hooks:
+            self._core.output_hooks.remove(hook)
 
     # -- MS-MQRR ---------------------------------------------------------------------------
     def get_server_port(self) -> int:
@@ -382,14 +422,18 @@ class InProcessTarget(Target):
         return self._call(self.qm.transaction_abort, uow)
 
     # -- capabilities ----------------------------------------------------------------------
-    # -- capabilities ----------------------------------------------------------------------
     def elapse(self, ms: int) -> None:
+        ms = whole_ms(ms)   # ValueError for a step that is no whole number of ms (Infinity, NaN, -1, "x", 1.5)
         core = self._core
         with core.lock:
             core.clock.advance(ms)
             core.qm.run_timers()
             core.flush()
             core.lock.notify_all()
+            core.output_ready()
+
+    def run_in_real_time(self) -> None:
+        self._core.run_in_real_time()
 
     def restart(self) -> None:
         self._core.restart(clear=False)
@@ -446,6 +490,7 @@ class InProcessTarget(Target):
         self._closed = True
         self.drop()
         if self._owns_core:
+            self._core.stop_driver()
             with self._core.lock:
                 self._core.flush()
                 self._core.store.close()

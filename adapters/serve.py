@@ -26,7 +26,8 @@ from .mqrr.service import RemoteReadService
 
 EPHEMERAL_RANGE = "/proc/sys/net/ipv4/ip_local_port_range"
 # passed on by control
-ANNOUNCED = frozenset({"virtual_time", "restart", "list_messages", "reset", "configure", "queue_manager_quota"})
+ANNOUNCED = frozenset({"virtual_time", "real_time", "restart", "list_messages", "reset", "configure",
+                       "queue_manager_quota"})
 PORT_TRIES = 16
 
 
@@ -87,10 +88,14 @@ class Served:
 
 
 def serve(target: Target, host: str = "127.0.0.1", port: int = 0, *, log=None, tries: int = PORT_TRIES,
-          users=None, auth_level: int = 1, idle_timeout: float | None = 300.0, judge: bool = False) -> Served:
+          users=None, auth_level: int = 1, idle_timeout: float | None = 300.0, judge: bool = False,
+          real_time: bool = True, mqqb_options: dict | None = None) -> Served:
     """Start serving `target`; OSError when no port of the sequence can be bound.  With `users` (dcerpc_auth.Users)
     binds may authenticate (NTLM, SPNEGO) and calls below `auth_level` are refused.  With `judge` every RemoteRead
-    call is recorded and faults can be injected (judging.py; capability judge)."""
+    call is recorded and faults can be injected (judging.py; capability judge).  With `real_time` (the default) the
+    queue manager's clock follows the wall clock from now, so a real peer's timers are served with no control call;
+    the suite's `reset` holds it again (virtual time).  `mqqb_options` go to the MqqbListener (its caps and
+    deadlines)."""
     service = JudgingService if judge else RemoteReadService
     remote_read = service(target, authenticated=users is not None)
     control = ControlService(target, (target.capabilities & ANNOUNCED) | ({"judge"} if judge else set()),
@@ -113,9 +118,11 @@ def serve(target: Target, host: str = "127.0.0.1", port: int = 0, *, log=None, t
         control.capabilities = control.capabilities | {"port_conflict"}
         if "mqqb_peer" in target.capabilities:
             from .mqqb.listener import MqqbListener  # MS-MQQB sessions on a second port, announced by identity
-            served.mqqb = MqqbListener(target, host, log=log)
+            served.mqqb = MqqbListener(target, host, log=log, **(mqqb_options or {}))
             control.mqqb_port = served.mqqb.port
             control.capabilities = control.capabilities | {"mqqb_peer"}
+        if real_time:
+            target.run_in_real_time()
         return served
     raise AssertionError("every candidate port either served or raised")
 

@@ -31,6 +31,8 @@ from mqspec.protocol.queue_format import QueueFormat, from_format_name
 # What a target may offer beyond MS-MQRR and set-up, and what a scenario that needs it is told.
 CAPABILITIES = {
     "virtual_time": "elapse() moves the target's clock; nothing else does",
+    "real_time": "the target's clock follows the wall clock: timers fire on their own (run_in_real_time() until the "
+                 "next reset; elapse() still moves it further ahead)",
     "restart": "restart() stops the queue manager and starts it again from its store",
     "list_messages": "list_messages() shows every message of a queue with its state, Locked ones too",
     "drop_connection": "a second client's connection can be lost abruptly (context handle rundown)",
@@ -302,6 +304,11 @@ class Target(ABC):
     def elapse(self, ms: int) -> None:
         """Let `ms` milliseconds pass on the target's clock; due timers fire (virtual_time)."""
         raise TargetCapabilityError(self.name, "virtual_time")
+
+    def run_in_real_time(self) -> None:
+        """Let the target's clock follow the wall clock from its current time, so timers fire on their own, until the
+        next reset holds it again (real_time)."""
+        raise TargetCapabilityError(self.name, "real_time")
 
     def restart(self) -> None:
         """Stop and start the queue manager from its store (MS-MQDMPR 3.1.3) (restart)."""

@@ -103,7 +103,9 @@ def main(argv: list[str] | None = None) -> int:
                          help="list the clauses no scenario can check, each with the reason")
     serve = commands.add_parser("serve", help="serve the reference queue manager over MS-MQRR (DCE/RPC)",
                                 description="Serve an in-process queue manager over MS-MQRR (ncacn_ip_tcp) and the "
-                                            "mqspec control interface, on one port, until interrupted.")
+                                            "mqspec control interface, on one port, and MS-MQQB sessions on a "
+                                            "second, until interrupted.  Its clock follows the wall clock, so a "
+                                            "real peer's timers fire on time; the suite's reset holds it.")
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=2103,
                        help="port (default 2103, MS-MQRR's; if busy, 11 higher is tried, and so on; 0: any free port)")
@@ -509,8 +511,9 @@ def _serve(args) -> int:
     how = (f"{len(users.accounts)} account(s), calls at {args.auth_level or 'connect'} or above" if users else
            "no authentication")
     what = "judging clients with" if args.judge else "serving"
-    print(f"mqspec: {what} {url} over MS-MQRR on {args.host}:{served.port}, {how} (Ctrl-C stops)",
-          file=sys.stderr, flush=True)
+    mqqb = f", MS-MQQB sessions on {args.host}:{served.mqqb.port}" if served.mqqb is not None else ""
+    print(f"mqspec: {what} {url} over MS-MQRR on {args.host}:{served.port}, {how}{mqqb}, in real time "
+          "(Ctrl-C stops)", file=sys.stderr, flush=True)
     try:
         served.server.serve_forever()   # until Ctrl-C (SIGINT) or SIGTERM
     finally:

@@ -28,7 +28,8 @@ bytes (that many zero bytes after the last header, counted in PacketSize).  `Wor
 each packet's Outgoing record under "mqqb sent", for the steps that compare what reads back.
 
 Waiting: the target's timers (Session Ack Send, Order Ack Send) run on its clock, so a wait
-moves a target with virtual time that far, and otherwise waits that long in real time.
+moves a target with virtual time that far, and otherwise (or once the scenario said the target's
+clock runs in real time) waits that long in real time.
 """
 
 from __future__ import annotations
@@ -93,7 +94,7 @@ class Peer:
 
     def collect(self, wait_ms: int, move_clock: bool) -> list[Received]:
         """What the target sent since the last look; `move_clock`: let `wait_ms` pass on its clock first."""
-        if move_clock and "virtual_time" in self.world.target.capabilities:
+        if move_clock and "virtual_time" in self.world.target.capabilities and not self.world.notes.get("real time"):
             self.world.target.elapse(wait_ms)
             data = self.connection.receive(SETTLE_MS)  # what the timers wrote may still be on its way
         else:

@@ -295,6 +295,15 @@ def time_passes(world, amount, unit, verb):
     world.target.elapse(amount * scale)
 
 
+@given("the target's clock runs in real time")
+def clock_runs_in_real_time(world):
+    """From here to the scenario's end the target's timers fire on their own, as a real peer meets them; waits for
+    the target's packets then wait in real time (mqqb_steps.Peer.collect)."""
+    world.require("real_time")
+    world.target.run_in_real_time()
+    world.notes["real time"] = True
+
+
 @then(phrase('"{alias}" holds {names}', names=LABELS))
 def queue_contents(world, alias, names):
     expected = labels(names)

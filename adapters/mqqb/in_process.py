@@ -2,13 +2,22 @@
 
 The reference's session (reference/mqqb_session.py) does no I/O: this connection hands it
 the suite's bytes and hands back what it wrote, under the core's lock like every other
-call, so its timers fire when the virtual clock moves (`elapse`) and never on their own.
+call, so its timers fire when the clock moves: by `elapse` in virtual time, or on their own when the
+target runs in real time (capability real_time: the core's TimerDriver).
 A restart or reset of the queue manager ends the connection, as it would end a TCP one.
+
+The served listener (listener.py) uses `take_output` instead of `receive`: one pass under the
+lock over all its connections, which neither runs timers nor tells the output hooks (it is what
+they asked for), and also says which sessions are OPEN and how many bytes of an unfinished
+packet each holds (for its handshake and whole-packet deadlines).
 """
 
 from __future__ import annotations
 
 import importlib
+from dataclasses import dataclass
+
+from mqspec.reference.mqqb_session import OPEN
 
 from .connection import MqqbConnection
 
@@ -22,6 +31,14 @@ def _receiver(qm):
         package = type(qm).__module__.rpartition(".")[0]
         importlib.import_module(f"{package}.mqqb_arrival").MqqbReceiver(qm)
     return qm.mqqb
+
+
+@dataclass(frozen=True)
+class SessionState:
+    output: bytes         # what the session wrote since the last look
+    closed: bool
+    established: bool     # SessionState OPEN: EstablishConnection and ConnectionParameters are done
+    unread: int           # bytes of a packet not yet whole, held by the session
 
 
 class InProcessMqqbConnection(MqqbConnection):
@@ -40,7 +57,7 @@ class InProcessMqqbConnection(MqqbConnection):
         self._core.call(lambda: self._session.receive_data(bytes(data)) if self._current() else None)
 
     def receive(self, wait_ms: int = 0) -> bytes:
-        # Nothing happens here while real time passes: the session's timers move with the virtual clock.
+        # What timers wrote since the last call is here too: they fire on the core's clock, not on this call.
         return self._core.call(lambda: self._session.data_to_send() if self._current() else b"")
 
     @property
@@ -59,3 +76,26 @@ class InProcessMqqbConnection(MqqbConnection):
 
     def close(self) -> None:
         self._core.call(lambda: self._session.close() if self._current() else None)  # MS-MQQB 3.1.7.3
+
+    def exchange(self, data: bytes) -> SessionState:
+        """send(data), then the session's SessionState, under the lock once (the listener's feed)."""
+        def feed() -> SessionState:
+            if self._current():
+                self._session.receive_data(bytes(data))
+            return self._state()
+        return self._core.call(feed)
+
+    @staticmethod
+    def take_output(connections: list[InProcessMqqbConnection]) -> list[SessionState]:
+        """Every connection's SessionState, under the core's lock once (all share one core)."""
+        if not connections:
+            return []
+        with connections[0]._core.lock:
+            return [connection._state() for connection in connections]
+
+    def _state(self) -> SessionState:
+        if not self._current():
+            return SessionState(b"", True, False, 0)
+        session = self._session
+        # the session's input buffer (sans-I/O: it keeps a partial packet until it is whole)
+        return SessionState(session.data_to_send(), session.closed, session.state == OPEN, len(session._incoming))

@@ -256,6 +256,9 @@ class MqrrTarget(Target):
     def elapse(self, ms: int) -> None:
         self._invoke("elapse", ms=ms)
 
+    def run_in_real_time(self) -> None:
+        self._invoke("run_in_real_time")
+
     def restart(self) -> None:
         self._invoke("restart")
         self._identity = self._invoke("identity")   # MS-MQDMPR:3.1.1:02 read again, never assumed to survive

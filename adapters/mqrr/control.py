@@ -38,7 +38,8 @@ INVOKE = 0
 OPERATIONS = {
     "identity": None, "create_queue": None, "delete_queue": None, "send": None,
     "begin_transaction": None, "prepare_transaction": None, "commit_transaction": None,
-    "abort_transaction": None, "elapse": "virtual_time", "restart": "restart", "list_messages": "list_messages",
+    "abort_transaction": None, "elapse": "virtual_time", "run_in_real_time": "real_time", "restart": "restart",
+    "list_messages": "list_messages",
     "reset": "reset", "await_rundown": None, "configure": "configure", "restart_holding_ports": "port_conflict",
     "set_queue_manager_quota": "queue_manager_quota",
     "judge_calls": "judge", "judge_inject": "judge", "judge_forget": "judge",

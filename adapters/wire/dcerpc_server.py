@@ -9,10 +9,11 @@ denied); each Call carries its caller's identity.
 
 Theory of operation
 -------------------
-One thread, the loop, owns every socket: it accepts, reads and frames PDUs, runs
-ordinary calls inline and writes their replies, all without blocking (epoll
-through `selectors`).  A call whose Interface says ``may_block`` runs on a worker
-(a pool that grows on demand and lets idle threads go), so the loop still sees
+One thread, the loop (event_loop.EventLoop, shared with the MS-MQQB listener),
+owns every socket: it accepts, reads and frames PDUs, runs ordinary calls inline
+and writes their replies, all without blocking (epoll through `selectors`).  A
+call whose Interface says ``may_block`` runs on a worker (a pool that grows on
+demand and lets idle threads go), so the loop still sees
 co_cancel, orphaned and EOF and can tell the Interface at once (``call.cancelled``
 + ``call_abandoned``); the worker hands its reply back through a queue and a
 wake-up socket.  There is no thread per connection: a silent connection costs a
@@ -64,10 +65,10 @@ from __future__ import annotations
 
 import collections
 import errno
+import functools
 import itertools
 import logging
 import queue
-import resource
 import secrets
 import selectors
 import signal
@@ -81,6 +82,7 @@ from typing import Self
 
 from .dcerpc_connection import Connection
 from .dcerpc_types import Association, Call, Drop, Fault, Interface
+from .event_loop import EventLoop, raise_file_limit
 
 __all__ = ["Association", "Call", "DceRpcServer", "Drop", "Fault", "Interface"]
 
@@ -91,7 +93,6 @@ ACCEPT_BATCH = 64              # connections accepted per loop turn, so the serv
 WORKER_IDLE = 10.0             # seconds an idle worker thread waits for another call before it ends
 REFUSAL_LOG_EVERY = 5.0        # seconds between summary lines of refused connections
 INTERFACE_TICK = 1.0           # seconds between calls of an Interface's tick(now)
-_LISTENER, _WAKE = "listener", "wake"
 
 
 @dataclass(eq=False)
@@ -209,14 +210,12 @@ class DceRpcServer:
         self._group_numbers = itertools.count(1)
         self._group_base = secrets.randbits(32)
         self._workers = _Workers(self, max_connections)
-        self._posted = collections.deque()     # callables other threads hand to the loop
-        self._selector = self._listener = self._wake_r = self._wake_w = self._loop_thread = None
+        self._listener = self._events = None   # the listening socket, the EventLoop (after start)
         self._stopped = threading.Event()
         self._accepted = self._refused = self._closed_pdus = 0
         self._refusals = collections.Counter()  # reason -> connections refused since the last summary line
         self._refusal_logged = 0.0
         self._next_interface_tick = 0.0
-        self._now = time.monotonic()
 
     # -- logging ------------------------------------------------------------------------
     def log(self, line: str) -> None:
@@ -235,17 +234,14 @@ class DceRpcServer:
     def start(self) -> Self:
         if self._listener is not None or self.stopping:
             raise RuntimeError("a DceRpcServer starts once")
-        _raise_file_limit(self.max_connections + 64)
+        raise_file_limit(self.max_connections + 64)
         self._listener = self._listen(self.port)
-        self._selector = selectors.DefaultSelector()
-        self._wake_r, self._wake_w = socket.socketpair()
-        self._wake_r.setblocking(False)
-        self._wake_w.setblocking(False)
-        self._selector.register(self._listener, selectors.EVENT_READ, _LISTENER)
-        self._selector.register(self._wake_r, selectors.EVENT_READ, _WAKE)
-        self._loop_thread = threading.Thread(target=self._loop, name=f"dcerpc-loop-{self.port}", daemon=True)
-        self.thread_started(self._loop_thread)
-        self._loop_thread.start()
+        self._events = EventLoop(f"dcerpc-loop-{self.port}", self.log_error)
+        self._events.selector.register(self._listener, selectors.EVENT_READ, self._accept)
+        self._events.on_exit = self._shut_down
+        self._events.call_at(self._events.now, self._tick)
+        self.thread_started(self._events.thread)
+        self._events.start()
         return self
 
     def _listen(self, port: int) -> socket.socket:
@@ -268,7 +264,7 @@ class DceRpcServer:
         def move() -> None:
             try:
                 if self._listener is not None:
-                    self._selector.unregister(self._listener)
+                    self._events.selector.unregister(self._listener)
                     self._listener.close()
                     self._listener = None
                 if before is not None:
@@ -280,7 +276,7 @@ class DceRpcServer:
                     except OSError as error:
                         if error.errno != errno.EADDRINUSE or port == ports[-1]:
                             raise
-                self._selector.register(self._listener, selectors.EVENT_READ, _LISTENER)
+                self._events.selector.register(self._listener, selectors.EVENT_READ, self._accept)
                 outcome["port"] = self.port
             except BaseException as error:   # noqa: BLE001 - handed to the caller, who raises it
                 outcome["error"] = error
@@ -288,7 +284,7 @@ class DceRpcServer:
                 done.set()
 
         done = threading.Event()
-        if threading.current_thread() is self._loop_thread:
+        if self._events.on_loop():
             move()
         else:
             self.post(move)
@@ -298,12 +294,10 @@ class DceRpcServer:
         return outcome["port"]
 
     def stop(self) -> None:
-        if self._loop_thread is None or self.stopping:
+        if self._events is None or self.stopping:
             return
         self.stopping = True
-        self._wake()
-        if self._loop_thread is not threading.current_thread():
-            self._loop_thread.join()
+        self._events.stop()                    # its on_exit, _shut_down, closes every connection
         self._workers.stop()
         deadline = time.monotonic() + 5
         for thread in self._thread_list():
@@ -356,20 +350,11 @@ class DceRpcServer:
 
     # -- what connections and workers ask of the loop -------------------------------------------
     def now(self) -> float:
-        return self._now
+        return self._events.now
 
     def post(self, job) -> None:
         """Run `job` on the loop soon (from any thread)."""
-        self._posted.append(job)
-        self._wake()
-
-    def _wake(self) -> None:
-        try:
-            self._wake_w.send(b"w")
-        except (BlockingIOError, InterruptedError):
-            pass                       # the loop has wake-ups pending already
-        except OSError:
-            pass                       # stopped: nothing is listening for wake-ups any more
+        self._events.post(job)
 
     def run_on_worker(self, job) -> bool:
         return self._workers.submit(job)
@@ -382,17 +367,18 @@ class DceRpcServer:
             selectors.EVENT_WRITE if connection.wants_write() else 0)
         if events == connection.events:
             return
+        selector = self._events.selector
         if not connection.events:
-            self._selector.register(connection.sock, events, connection)
+            selector.register(connection.sock, events, functools.partial(self._ready, connection))
         elif not events:
-            self._selector.unregister(connection.sock)
+            selector.unregister(connection.sock)
         else:
-            self._selector.modify(connection.sock, events, connection)
+            selector.modify(connection.sock, events, functools.partial(self._ready, connection))
         connection.events = events
 
     def unwatch(self, connection: Connection) -> None:
         if connection.events:
-            self._selector.unregister(connection.sock)
+            self._events.selector.unregister(connection.sock)
             connection.events = 0
 
     def holds_state(self, group: _Group) -> bool:
@@ -409,53 +395,22 @@ class DceRpcServer:
         return False
 
     # -- the loop ---------------------------------------------------------------------------------
-    def _loop(self) -> None:
-        next_tick = 0.0
-        try:
-            while not self.stopping:
-                for key, mask in self._selector.select(TICK):
-                    self._now = time.monotonic()
-                    data = key.data
-                    if data is _LISTENER:
-                        self._accept()
-                    elif data is _WAKE:
-                        self._drain_wake()
-                    else:
-                        if mask & selectors.EVENT_WRITE and not data.closed:
-                            data.writable(self._now)
-                        if mask & selectors.EVENT_READ and not data.closed:
-                            data.readable(self._now)
-                        if not data.closed:
-                            self.watch(data)
-                key = data = None            # a closed connection must not live on in this frame
-                self._now = time.monotonic()
-                self._run_posted()
-                if self._now >= next_tick:
-                    self._check_deadlines()
-                    next_tick = self._now + TICK
-        except Exception:  # noqa: BLE001 - a bug of this runtime: logged; stop() still tears everything down
-            self.log_error(f"dcerpc: the loop failed\n{traceback.format_exc()}")
-        finally:
-            self._shut_down()
-            self.thread_ended(threading.current_thread())
+    def _ready(self, connection: Connection, mask: int) -> None:
+        now = self._events.now
+        if mask & selectors.EVENT_WRITE and not connection.closed:
+            connection.writable(now)
+        if mask & selectors.EVENT_READ and not connection.closed:
+            connection.readable(now)
+        if not connection.closed:
+            self.watch(connection)
 
-    def _drain_wake(self) -> None:
-        try:
-            while self._wake_r.recv(4096):
-                pass
-        except (BlockingIOError, InterruptedError):
-            pass
-
-    def _run_posted(self) -> None:
-        while self._posted:
-            job = self._posted.popleft()
-            try:
-                job()
-            except Exception:  # noqa: BLE001 - a bug of this runtime: logged, the loop goes on
-                self.log_error(f"dcerpc: a posted job failed\n{traceback.format_exc()}")
+    def _tick(self) -> None:
+        """The deadlines of the module docstring, checked every TICK seconds."""
+        self._check_deadlines()
+        self._events.call_at(self._events.now + TICK, self._tick)
 
     def _check_deadlines(self) -> None:
-        now = self._now
+        now = self._events.now
         for connection in list(self._connections.values()):
             reason = connection.overdue(now)
             if reason is None:
@@ -491,10 +446,7 @@ class DceRpcServer:
             connection.close("server stopped")
         deadline = time.monotonic() + self.io_timeout + 5
         while any(c.active is not None for c in self._connections.values()) and time.monotonic() < deadline:
-            self._selector.select(0.05)
-            self._drain_wake()
-            self._now = time.monotonic()
-            self._run_posted()
+            self._events.pump(0.05)
         for connection in list(self._connections.values()):
             if connection.active is not None:
                 connection.give_up_on_worker()
@@ -502,12 +454,10 @@ class DceRpcServer:
                 connection.finish()
         for group in list(self._groups.values()):   # only if a call is stuck: its group still ends once
             self._end_group(group)
-        self._selector.close()
-        self._wake_r.close()
-        self._wake_w.close()
+        self.thread_ended(threading.current_thread())
 
     # -- accepting ----------------------------------------------------------------------
-    def _accept(self) -> None:
+    def _accept(self, mask: int = selectors.EVENT_READ) -> None:
         for _ in range(ACCEPT_BATCH):
             try:
                 sock, peer = self._listener.accept()
@@ -538,12 +488,12 @@ class DceRpcServer:
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE, 60)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL, 10)
         sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT, 6)
-        connection = Connection(self, sock, peer, next(self._connection_ids), self._now)
+        connection = Connection(self, sock, peer, next(self._connection_ids), self._events.now)
         with self._lock:
             self._accepted += 1
             self._connections[connection.id] = connection
             self._per_peer[host] += 1
-        self._selector.register(sock, selectors.EVENT_READ, connection)
+        self._events.selector.register(sock, selectors.EVENT_READ, functools.partial(self._ready, connection))
         connection.events = selectors.EVENT_READ
         self.log(f"dcerpc: connection #{connection.id} from {peer[0]}:{peer[1]} opened")
 
@@ -625,13 +575,3 @@ class DceRpcServer:
             except Exception:  # noqa: BLE001 - an Interface bug: logged, the other interfaces still hear it
                 self.log_error(f"dcerpc: {type(iface).__name__}.association_ended raised\n{traceback.format_exc()}")
 
-
-def _raise_file_limit(wanted: int) -> None:
-    """Let the process hold `wanted` descriptors if the hard limit allows (the soft one is often 1024)."""
-    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
-    if soft != resource.RLIM_INFINITY and soft < target:
-        try:
-            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
-        except (ValueError, OSError):
-            pass                               # the accept loop then says so when it runs out
