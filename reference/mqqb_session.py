@@ -100,6 +100,11 @@ class MqqbSession:
     def closed(self) -> bool:
         return self.state == CLOSED
 
+    @property
+    def unread_bytes(self) -> int:
+        """Bytes of a packet that has begun to arrive and is not yet whole (what the transport bounds)."""
+        return len(self._incoming)
+
     def receive_data(self, data: bytes) -> None:
         """Bytes the transport brought; every whole packet among them is handled at once."""
         if self.closed:

@@ -98,4 +98,4 @@ class InProcessMqqbConnection(MqqbConnection):
             return SessionState(b"", True, False, 0)
         session = self._session
         # the session's input buffer (sans-I/O: it keeps a partial packet until it is whole)
-        return SessionState(session.data_to_send(), session.closed, session.state == OPEN, len(session._incoming))
+        return SessionState(session.data_to_send(), session.closed, session.state == OPEN, session.unread_bytes)
