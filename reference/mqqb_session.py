@@ -101,6 +101,11 @@ class MqqbSession:
         return self.state == CLOSED
 
     @property
+    def established(self) -> bool:
+        """MS-MQQB 3.1.5.4.1 SessionState OPEN: EstablishConnection and ConnectionParameters are done."""
+        return self.state == OPEN
+
+    @property
     def unread_bytes(self) -> int:
         """Bytes of a packet that has begun to arrive and is not yet whole (what the transport bounds)."""
         return len(self._incoming)

@@ -17,7 +17,6 @@ from __future__ import annotations
 import importlib
 from dataclasses import dataclass
 
-from mqspec.reference.mqqb_session import OPEN
 
 from .connection import MqqbConnection
 
@@ -98,4 +97,4 @@ class InProcessMqqbConnection(MqqbConnection):
             return SessionState(b"", True, False, 0)
         session = self._session
         # the session's input buffer (sans-I/O: it keeps a partial packet until it is whole)
-        return SessionState(session.data_to_send(), session.closed, session.state == OPEN, session.unread_bytes)
+        return SessionState(session.data_to_send(), session.closed, session.established, session.unread_bytes)

@@ -62,10 +62,9 @@ import struct
 import threading
 import time
 
-from mqspec.reference.mqqb_packets import MAX_PACKET
-
 from ..wire.event_loop import EventLoop, PeerCaps, raise_file_limit
 
+MAX_PACKET = 0x00400000       # MS-MQMQ 2.2.19.1 the largest PacketSize
 BASE_HEADER = 16               # MS-MQMQ 2.2.19.1 BaseHeader: PacketSize is its uint32 at offset 8
 SESSION_HEADER = 16            # MS-MQMQ 2.2.20.4 SessionHeader: a packet may carry one beyond PacketSize
 UNREMARKABLE = ("peer closed", "session closed", "listener stopped")   # closes not worth a log line each
