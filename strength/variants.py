@@ -433,6 +433,18 @@ _ALL = (
        "delivers a UserMessage addressed to a queue's journal into that journal instead of refusing it",
        ("mqqb_arrival", '        if queue is None or queue.is_journal or queue.queue_type.name == "System":\n',
         "        if queue is None:\n")),
+
+    # -- one reading per open decision: a server that takes one reading here and the other there (issue 22) -----
+    _v("parameters", "request-id-busy-for-pending-entries-only", "MS-MQRR:3.1.4.7:34",
+       "refuses a request id in use by a pending entry (D-36 refuse) but takes one of a read still waiting (accept)",
+       ("remote_read", "                or any(w.request.request_id == dw_request_id\n",
+        "                or False and any(w.request.request_id == dw_request_id\n")),
+    _v("parameters", "move-source-access-unchecked", "MS-MQRR:3.1.4.10:05",
+       "checks a handle's access for receiving (D-49 check) but not for R_MoveMessage's source (no-check)",
+       ("remote_read", ("            return HRESULT.MQ_ERROR_ACCESS_DENIED  # D-49 check\n"
+                        "        target = self.context_handles.get("),
+        "            pass  # misreading: a move only needs its destination's MoveAccess\n"
+        "        target = self.context_handles.get(")),
 )
 
 VARIANTS: dict[str, Variant] = {variant.name: variant for variant in _ALL}
