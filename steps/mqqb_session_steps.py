@@ -81,7 +81,8 @@ def claim_counts(world: World, remote, sent, recoverable):
 def answered_refused(world: World, remote):
     answer = _answer(world, remote, "EstablishConnection")
     assert answer is not None, f"the target sent {remote!r} no EstablishConnection response"
-    assert answer.internal_flags & CS, f"the target accepted the session (InternalHeader.Flags 0x{answer.internal_flags:04X})"
+    assert answer.internal_flags & CS, \
+        f"the target accepted the session (InternalHeader.Flags 0x{answer.internal_flags:04X})"
 
 
 @then(phrase('the target answered "{remote}" with CS clear, its ClientGuid and the target\'s GUID as ServerGuid'))
@@ -91,7 +92,8 @@ def answered_accepted(world: World, remote):
     peer = _peer(world, remote)
     answer = _answer(world, remote, "EstablishConnection")
     assert answer is not None, f"the target sent {remote!r} no EstablishConnection response"
-    assert not answer.internal_flags & CS, f"the target refused the session (InternalHeader.Flags 0x{answer.internal_flags:04X})"
+    assert not answer.internal_flags & CS, \
+        f"the target refused the session (InternalHeader.Flags 0x{answer.internal_flags:04X})"
     client, server = bytes(answer.fields[0]), bytes(answer.fields[1])
     assert client == peer.guid, f"the response's ClientGuid is {uuid.UUID(bytes_le=client)}, not the request's"
     assert server == world.target.queue_manager_identifier, \

@@ -42,7 +42,8 @@ from .equivalent_mutants import explanation
 from .run import COPIED, COPIED_FILES, ROOT, StrengthError, make_copy
 
 # The core of the reference: the queue manager's rules, queue security (security.py) and the MS-MQQB session,
-# its arrivals and its packets' structure rules (mqqb_session.py, mqqb_arrival.py, mqqb_packets.py).  Left out: the SQLite store (sqlite_store.py) and the
+# its arrivals and its packets' structure rules (mqqb_session.py, mqqb_arrival.py, mqqb_packets.py).
+# Left out: the SQLite store (sqlite_store.py) and the
 # persistence log (persistence.py) whose effects only a restart shows, clock.py, the enumerations, the readings
 # table, and the format-name and packet codecs (format_name.py, queue_format.py, packet.py), which are
 # checked against the specifications' tables by their own scenarios and unit tests.
