@@ -33,6 +33,7 @@ CLAUSE_ID = re.compile(r"(?P<document>MS-MQRR|MS-MQDMPR|MS-MQMQ|MS-MQQB|MSDN-CUR
 DECISION_ID = re.compile(r"^### (D-[0-9]{2}) (.+)$", re.MULTILINE)
 KIND = re.compile(r"^\*\*Kind\.\*\* (repair|open)(?:: (.+))?\.$", re.MULTILINE)
 WINDOWS = re.compile(r"^\*\*Windows\.\*\* `([a-z0-9+-]+)`", re.MULTILINE)
+COEXIST = re.compile(r"^\*\*Coexist\.\*\* (.+)$", re.MULTILINE)   # why one target may show several readings
 READING = re.compile(r"`([a-z0-9+-]+)`")
 
 
@@ -66,6 +67,7 @@ class Decision:
     kind: str                          # "repair" or "open"
     readings: tuple[str, ...] = ()     # open: every reading a conforming server may take; the first is the reference's
     windows: str | None = None         # the reading a product-behaviour note says Windows takes
+    coexist: str | None = None         # `**Coexist.** why`: one target may show several readings in one run
 
     @property
     def open(self) -> bool:
@@ -108,8 +110,12 @@ def load_decisions(path: Path | None = None) -> dict[str, Decision]:
         if windows and windows.group(1) not in readings:
             raise CatalogueError(f"decisions.md: {decision}: its Windows reading {windows.group(1)!r} is not one "
                                  "of its readings")
+        coexist = COEXIST.search(body)
+        if coexist and kind.group(1) != "open":
+            raise CatalogueError(f"decisions.md: {decision}: only an open decision's readings can coexist")
         decisions[decision] = Decision(decision, match.group(2).strip(), kind.group(1), readings,
-                                       windows.group(1) if windows else None)
+                                       windows.group(1) if windows else None,
+                                       coexist.group(1).strip() if coexist else None)
     return decisions
 
 

@@ -71,6 +71,7 @@ pytest_plugins = [
     "mqspec.steps.boundary_steps",
     "mqspec.steps.subqueue_header_steps",
     "mqspec.steps.mqqb_steps",
+    "mqspec.steps.mqqb_session_steps",
     "mqspec.steps.whole_message_steps",
     "mqspec.steps.source_steps",
     "mqspec.steps.receive_output_steps",
@@ -146,8 +147,11 @@ def pytest_configure(config):
                                  "targets": [target_identity(url) for url in config.getoption("target")] or
                                             ([] if config.getoption("client") else ["reference"]),   # no secrets
                                  "waivers": waivers, "demanded": demanded, "profile": {}, "clients": []}
+    config.stash[RESULTS_KEY]["mixed"] = {}
+    coexisting = frozenset(d.id for d in catalogue.decisions.values() if d.coexist)
     config.pluginmanager.register(ProfileCollector(config.stash[RESULTS_KEY]["profile"],
-                                                    config.stash[RESULTS_KEY]["clients"]))
+                                                    config.stash[RESULTS_KEY]["clients"],
+                                                    config.stash[RESULTS_KEY]["mixed"], coexisting))
 
 
 def pytest_unconfigure(config):
@@ -398,15 +402,46 @@ def pytest_runtest_makereport(item, call):
 
 
 class ProfileCollector:
-    """Gathers each target's readings (its profile) from the scenarios that recorded one."""
+    """Gathers each target's readings (its profile) from the scenarios that recorded one, and holds each target to
+    one reading per open decision (issue 22): a scenario that shows a reading other than the one an earlier
+    scenario of the run showed for the same target fails, naming both, unless the decision says its readings may
+    coexist (`**Coexist.**` in spec/decisions.md).  It runs where the reports gather (the controller under xdist),
+    before the result files are written, so the failure is in junit.xml with the scenario's clauses."""
 
-    def __init__(self, profile: dict, clients: list) -> None:
+    def __init__(self, profile: dict, clients: list, mixed: dict | None = None,
+                 coexisting: frozenset = frozenset()) -> None:
         self.profile = profile   # target -> decision -> set of readings
         self.clients = clients   # the clients' names as their shims gave them
+        self.mixed = {} if mixed is None else mixed   # target -> decision -> reading -> the first test showing it
+        self.coexisting = coexisting                  # decisions whose readings may coexist in one target
+        self.first: dict[tuple[str, str], tuple[str, str]] = {}   # (target, decision) -> (reading, test)
 
+    @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_logreport(self, report) -> None:
+        if report.when == "call" and report.passed:
+            self._one_reading(report)
         if report.when != "teardown":
             return
+        self._collect(report)
+
+    def _one_reading(self, report) -> None:
+        properties = dict(report.user_properties)
+        target = properties.get("target", "reference")
+        for name, value in report.user_properties:
+            if name != "reading":
+                continue
+            decision, _, reading = value.partition("=")
+            seen, where = self.first.setdefault((target, decision), (reading, report.nodeid))
+            if seen == reading or decision in self.coexisting:
+                continue
+            shown = self.mixed.setdefault(target, {}).setdefault(decision, {seen: where})
+            shown.setdefault(reading, report.nodeid)
+            report.outcome = "failed"
+            report.longrepr = (f"{decision}: the target showed the reading {reading!r} here and {seen!r} in {where}; "
+                               f"a target takes one reading of an open decision (spec/decisions.md)")
+            return
+
+    def _collect(self, report) -> None:
         properties = dict(report.user_properties)   # one target per scenario
         if target_side(properties.get("target", "")) == "client" and properties["target"] not in self.clients:
             self.clients.append(properties["target"])   # a client is named by its shim, known once it ran
@@ -436,5 +471,7 @@ def pytest_sessionfinish(session, exitstatus):
         "demanded_profile": state["demanded"],
         "profile": {target: {decision: sorted(readings) for decision, readings in sorted(profile.items())}
                     for target, profile in state["profile"].items()},
+        # issue 22: a target that showed two readings of one open decision, each with the first test showing it
+        "mixed_readings": state.get("mixed", {}),
     }
     (state["results"] / "run.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")

@@ -63,6 +63,25 @@ def queue_with_access_list(world: World, alias, owner, datatable):
     make_queue(world, alias, security={"owner": _account(world, f"{owner} identity"), "dacl": dacl})
 
 
+@given(phrase('a queue "{alias}" owned by the {owner} identity, with no access list', owner="first|second"))
+def queue_with_owner_only(world: World, alias, owner):
+    """MS-MQDMPR 3.1.7.1.3.1: an owner supplied and no access list, which then takes the default."""
+    if "identities" not in world.clients["first"].capabilities:
+        world.require("identities")
+    make_queue(world, alias, security={"owner": _account(world, f"{owner} identity"), "dacl": None})
+
+
+@when(phrase('the {which} identity at {level} opens "{alias}" for move with fWorkgroup {workgroup:d} as "{handle}"',
+             which="first|second", level="connect|integrity|privacy"))
+def open_for_move_at_level(world: World, which, level, alias, workgroup, handle):
+    _open_for_move(world, client_as(world, which, level), alias, handle, workgroup)
+
+
+@then("the open is granted")
+def open_granted(world: World):
+    assert world.status == HRESULT.MQ_OK, f"the open returned {describe_hresult(world.status)}, not MQ_OK"
+
+
 @when(phrase('the {which} identity opens "{alias}" with {access} as "{handle}"', which="first|second",
              access=r"\w+"))
 def open_as(world: World, which, alias, access, handle):
@@ -77,9 +96,12 @@ def open_as_at_level(world: World, which, level, alias, access, workgroup, handl
 
 @when(phrase('the {which} identity opens "{alias}" for move as "{handle}"', which="first|second"))
 def open_for_move_as(world: World, which, alias, handle):
-    client = client_as(world, which)
+    _open_for_move(world, client_as(world, which), alias, handle, 0)
+
+
+def _open_for_move(world: World, client: ObservedTarget, alias: str, handle: str, workgroup: int) -> None:
     out = client.open_queue_for_move(queue_format(world.queue(alias)), number("MQ_MOVE_ACCESS"),
-                                     number("MQ_DENY_NONE"))
+                                     number("MQ_DENY_NONE"), f_workgroup=workgroup)
     world.target = client
     world.record(out)
     if out.hresult == HRESULT.MQ_OK:

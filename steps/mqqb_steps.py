@@ -202,6 +202,13 @@ def open_session(world, remote: str, request, guid: bytes | None = None) -> Peer
     return peer
 
 
+def _direct_name(world: World, alias: str) -> str:
+    """MS-MQMQ 2.1.2 the queue's direct format name; "<queue> journal" names its journal (2.1.8 ;JOURNAL)."""
+    if alias.endswith(" journal"):
+        return "DIRECT=OS:" + world.pathname(alias[:-len(" journal")]) + ";JOURNAL"
+    return "DIRECT=OS:" + world.pathname(alias)
+
+
 def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict[str, str],
           direct: bool = False) -> None:
     """`direct`: name the queue by its direct format name (MS-MQMQ 2.1.2, DQ 7) instead of the target's name for it."""
@@ -221,7 +228,7 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
     now = int(time.time())
     out = Outgoing(
         source=peer.guid, destination_qm=world.target.queue_manager_identifier, message_id=peer.ordinal,
-        destination="DIRECT=OS:" + world.pathname(alias) if direct else world.queue(alias),
+        destination=_direct_name(world, alias) if direct else world.queue(alias),
         admin=props.admin_queue, response=props.response_queue,
         codes={key: int(packet_fields[key]) for key in ("DQ", "AQ", "RQ") if key in packet_fields},
         priority=3 if props.priority is None else props.priority,

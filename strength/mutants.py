@@ -41,12 +41,15 @@ from pathlib import Path
 from .equivalent_mutants import explanation
 from .run import COPIED, COPIED_FILES, ROOT, StrengthError, make_copy
 
-# The core of the reference: the queue manager's rules.  Left out: the SQLite store (sqlite_store.py) and the
+# The core of the reference: the queue manager's rules, queue security (security.py) and the MS-MQQB session,
+# its arrivals and its packets' structure rules (mqqb_session.py, mqqb_arrival.py, mqqb_packets.py).
+# Left out: the SQLite store (sqlite_store.py) and the
 # persistence log (persistence.py) whose effects only a restart shows, clock.py, the enumerations, the readings
 # table, and the format-name and packet codecs (format_name.py, queue_format.py, packet.py), which are
 # checked against the specifications' tables by their own scenarios and unit tests.
 CORE = ("position_list", "cursor", "queue_manager", "open_queue", "reads", "transactions", "acknowledgment",
-        "arrival", "timers", "remote_read", "remote_read_rules", "packet_sections", "adm", "message")
+        "arrival", "timers", "remote_read", "remote_read_rules", "packet_sections", "adm", "message",
+        "security", "mqqb_session", "mqqb_arrival", "mqqb_packets")
 SEED = 0
 
 # Cosmic Ray's operators left out, with the reason.  Swapping == for `is` (and back, and their negations) asks

@@ -104,3 +104,14 @@ Feature: MS-MQQB 3.1.5.8.2 General Processing
     When the prepared message "m1" reaches "ghost"
     Then the send is refused with MQ_ERROR_QUEUE_NOT_FOUND
     And every copy of "m1" in "the dead-letter queue" was sent about now
+
+  @clause:MS-MQQB:3.1.5.8.2:03
+  Scenario: A message another queue manager addresses to a queue's journal is refused as for no queue
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | delivery | express |
+    When "remote" sends the prepared message "m1" to "orders journal" by its direct name with packet fields:
+      | DQ | 7 |
+    And "remote" waits 1000 ms for the target's packets
+    Then "orders journal" holds nothing
+    And "orders" holds nothing

@@ -94,3 +94,95 @@ Feature: MS-MQRR 2.1 Transport
     Then the open is refused for want of access
     When the first identity opens "kept" with RECEIVE_ACCESS as "mine"
     Then the call returns MQ_OK
+
+  # The access list walked in order, as MS-MQDMPR 3.1.1.2's Security is checked (D-81): a deny entry refuses only
+  # the wanted rights that no earlier allow entry granted; each access asks for its own rights.
+
+  @clause:MS-MQRR:2.1:03 @clause:MS-MQDMPR:3.1.1.2:08
+  Scenario: A deny entry after the allow entry that granted a right does not take that right back
+    Given a queue "layered" owned by the first identity with the access list:
+      | kind  | trustee         | rights               |
+      | allow | second identity | MQSEC_PEEK_MESSAGE   |
+      | deny  | second identity | MQSEC_PEEK_MESSAGE   |
+      | allow | second identity | MQSEC_DELETE_MESSAGE |
+    And "layered" holds "m1"
+    When the second identity opens "layered" with RECEIVE_ACCESS as "r"
+    Then the call returns MQ_OK
+    When the client receives from "r"
+    Then "layered" holds nothing
+
+  @clause:MS-MQRR:2.1:03 @clause:MS-MQDMPR:3.1.1.2:08 @decision:D-80
+  Scenario: A deny entry ahead of the allow entry refuses the right it names
+    Given a queue "fenced" owned by the first identity with the access list:
+      | kind  | trustee         | rights                |
+      | deny  | second identity | MQSEC_PEEK_MESSAGE    |
+      | allow | second identity | MQSEC_RECEIVE_MESSAGE |
+    When the second identity opens "fenced" with RECEIVE_ACCESS as "r"
+    Then the open is refused for want of access
+    When the second identity opens "fenced" with PEEK_ACCESS as "p"
+    Then the open is refused for want of access
+
+  @clause:MS-MQRR:2.1:03 @decision:D-80
+  Scenario: The right to peek alone opens for peeking, not for receiving nor for a move
+    Given a queue "glass" owned by the first identity with the access list:
+      | kind  | trustee         | rights             |
+      | allow | second identity | MQSEC_PEEK_MESSAGE |
+    When the second identity opens "glass" with PEEK_ACCESS as "p"
+    Then the open is granted
+    When the second identity opens "glass" with RECEIVE_ACCESS as "r"
+    Then the open is refused for want of access
+    When the second identity opens "glass" for move as "m"
+    Then the open is refused for want of access
+
+  @clause:MS-MQRR:2.1:03 @decision:D-80
+  Scenario: The right to delete alone opens nothing: receiving and moving need the right to peek too
+    Given a queue "shredder" owned by the first identity with the access list:
+      | kind  | trustee         | rights               |
+      | allow | second identity | MQSEC_DELETE_MESSAGE |
+    When the second identity opens "shredder" with PEEK_ACCESS as "p"
+    Then the open is refused for want of access
+    When the second identity opens "shredder" with RECEIVE_ACCESS as "r"
+    Then the open is refused for want of access
+    When the second identity opens "shredder" for move as "m"
+    Then the open is refused for want of access
+
+  @clause:MS-MQRR:2.1:03
+  Scenario: The right to receive opens for peeking, for receiving and for a move
+    Given a queue "counter" owned by the first identity with the access list:
+      | kind  | trustee         | rights                |
+      | allow | second identity | MQSEC_RECEIVE_MESSAGE |
+    When the second identity opens "counter" with PEEK_ACCESS as "p"
+    Then the open is granted
+    When the second identity opens "counter" with RECEIVE_ACCESS as "r"
+    Then the open is granted
+    When the second identity opens "counter" for move as "m"
+    Then the open is granted
+
+  @clause:MS-MQRR:2.1:03 @decision:D-80
+  Scenario: R_OpenQueueForMove is judged by the access list as R_OpenQueue is
+    Given a queue "sealed" owned by the first identity with the access list:
+      | kind  | trustee        | rights                  |
+      | allow | first identity | MQSEC_QUEUE_GENERIC_ALL |
+    When the second identity opens "sealed" for move as "theirs"
+    Then the open is refused for want of access
+    When the first identity opens "sealed" for move as "mine"
+    Then the open is granted
+
+  @clause:MS-MQRR:2.1:03 @decision:D-80
+  Scenario: A subqueue is judged by its queue's access list
+    Given a queue "vault" owned by the first identity with the access list:
+      | kind  | trustee        | rights                  |
+      | allow | first identity | MQSEC_QUEUE_GENERIC_ALL |
+    And a subqueue "sub" of "vault"
+    When the second identity opens "vault;sub" with PEEK_ACCESS as "p"
+    Then the open is refused for want of access
+    When the second identity opens "vault;sub" for move as "m"
+    Then the open is refused for want of access
+    When the first identity opens "vault;sub" with RECEIVE_ACCESS as "mine"
+    Then the open is granted
+
+  @clause:MS-MQRR:2.1:03 @clause:MS-MQDMPR:3.1.7.1.3.1:01
+  Scenario: A queue created with an owner and no access list takes the default list, open to every identity
+    Given a queue "owned" owned by the second identity, with no access list
+    When the first identity opens "owned" with RECEIVE_ACCESS as "mine"
+    Then the open is granted

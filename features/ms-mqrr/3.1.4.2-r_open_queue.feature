@@ -288,3 +288,13 @@ Feature: MS-MQRR 3.1.4.2 R_OpenQueue (Opnum 2)
   Scenario: Without the policy the level of an open does not depend on fWorkgroup
     When the second identity at connect opens "orders" with RECEIVE_ACCESS and fWorkgroup 0 as "weak"
     Then the call returns MQ_OK
+
+  @clause:MS-MQRR:3.1.4.2:09
+  Scenario: With the fWorkgroup policy R_OpenQueueForMove asks the same level as R_OpenQueue
+    Given the target requires packet privacy of a client that says it is in a domain
+    When the second identity at connect opens "orders" for move with fWorkgroup 0 as "weak"
+    Then the open is refused for its authentication level
+    When the second identity at integrity opens "orders" for move with fWorkgroup 0 as "signed"
+    Then the open is refused for its authentication level
+    When the second identity at connect opens "orders" for move with fWorkgroup 1 as "workgroup"
+    Then the open is granted

@@ -1,0 +1,41 @@
+Feature: MS-MQQB 3.1.5.3.1 Receiving an EstablishConnection Packet: Request Packet
+  An acceptor waiting for a session's first packet takes an EstablishConnection request that
+  names it as ServerGuid, or names nobody (zeros: the initiator used a direct format name),
+  and answers with CS clear, the request's ClientGuid and its own GUID. A request naming
+  another queue manager is answered with CS set and the session is closed. A request that
+  comes on a session already set up closes that session.
+
+  Background:
+    Given a queue "orders"
+    And message "m1" is prepared with:
+      | delivery | recoverable |
+
+  @clause:MS-MQQB:3.1.5.3.1:01
+  Scenario: A request naming another queue manager as ServerGuid is refused with CS and its session closed
+    Given another queue manager "stranger" connected to the target with no session
+    When "stranger" asks for a session naming another queue manager as ServerGuid
+    Then the target answered "stranger" with CS set
+    And the target closed the session of "stranger"
+
+  @clause:MS-MQQB:3.1.5.3.1:02
+  Scenario: A request with a zero ServerGuid is answered with the target's GUID, and the session opens
+    Given another queue manager "direct" connected to the target with no session
+    When "direct" asks for a session naming zeros as ServerGuid
+    Then the target answered "direct" with CS clear, its ClientGuid and the target's GUID as ServerGuid
+    When "direct" sends its ConnectionParameters
+    Then the target answered "direct"'s ConnectionParameters
+    When "direct" sends the prepared message "m1" to "orders"
+    Then the session of "direct" is still open
+    And "orders" holds "m1"
+
+  @clause:MS-MQQB:3.1.5.3.1:02
+  Scenario: A request naming the target is answered with CS clear, its ClientGuid and the target's GUID
+    Given another queue manager "remote" connected to the target with no session
+    When "remote" asks for a session naming the target as ServerGuid
+    Then the target answered "remote" with CS clear, its ClientGuid and the target's GUID as ServerGuid
+
+  @clause:MS-MQQB:3.1.5.3.1:03
+  Scenario: An EstablishConnection request on a session already open closes it
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    When "remote" sends another EstablishConnection request on its session
+    Then the target closed the session of "remote"

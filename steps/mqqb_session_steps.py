@@ -1,0 +1,114 @@
+"""Steps that set up an MS-MQQB session wrongly, or in an unusual way, and judge what the target does with it.
+
+    Given another queue manager "remote" connected to the target with no session
+    When "remote" asks for a session naming another queue manager as ServerGuid
+    Then the target answered "remote" with CS set
+    And the target closed the session of "remote"
+
+The suite plays the initiator (MS-MQQB 3.1.5.2.3): its EstablishConnection names as ServerGuid the target's
+GUID, a GUID of no queue manager, or zeros (a direct format name); its ConnectionParameters and SessionAcks can
+come out of their turn (3.1.5.3 - 3.1.5.5), and a SessionAck can claim counts of its own (3.1.5.5: the target
+checks UserMsgSequenceNumber and RecoverableMsgSeqNumber against what it received).  The peer is mqqb_steps.Peer.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+from pytest_bdd import then, when
+
+from .mqqb_packets import connection_parameters, establish_connection, session_ack
+from .mqqb_steps import ACK_TIMEOUT, RECOVERABLE_ACK_TIMEOUT, WINDOW, _peer
+from .phrases import phrase
+from .world import World
+
+CS = 0x0010                     # MS-MQQB 2.2.1 InternalHeader.Flags.CS: the connection is refused
+ANSWER_WAIT_MS = 2000
+
+
+def _answer(world: World, remote: str, kind: str):
+    """The first `kind` packet the target sent "remote" on its own session, waiting for it a little."""
+    peer = _peer(world, remote)
+    deadline = time.monotonic() + ANSWER_WAIT_MS / 1000
+    while True:
+        closed = peer.connection.closed       # what came before the close is still read below
+        peer.collect(0 if closed else 100, move_clock=False)
+        found = [p for p in peer.received if p.kind == kind and p.session == "own"]
+        if found or closed or time.monotonic() > deadline:
+            return found[0] if found else None
+
+
+@when(phrase('"{remote}" asks for a session naming {whom} as ServerGuid',
+             whom="the target|another queue manager|zeros"))
+def ask_for_session(world: World, remote, whom):
+    """MS-MQQB 3.1.5.2.3 an EstablishConnection request: ServerGuid the target's, a random GUID, or zero-filled
+    (what an initiator sends for a direct format name)."""
+    peer = _peer(world, remote)
+    server = {"the target": world.target.queue_manager_identifier, "another queue manager": uuid.uuid4().bytes_le,
+              "zeros": bytes(16)}[whom]
+    peer.send(establish_connection(peer.guid, server, int(time.monotonic() * 1000)))
+    _answer(world, remote, "EstablishConnection")
+
+
+@when(phrase('"{remote}" sends its ConnectionParameters'))
+def send_parameters(world: World, remote):
+    """MS-MQQB 3.1.5.3.2 the initiator's ConnectionParameters request (the shortest time-outs 2.2.2.1 allows)."""
+    _peer(world, remote).send(connection_parameters(RECOVERABLE_ACK_TIMEOUT, ACK_TIMEOUT, WINDOW))
+    _answer(world, remote, "ConnectionParameters")
+
+
+@when(phrase('"{remote}" sends another EstablishConnection request on its session'))
+def second_establish(world: World, remote):
+    peer = _peer(world, remote)
+    peer.send(establish_connection(peer.guid, world.target.queue_manager_identifier, int(time.monotonic() * 1000)))
+    peer.collect(200, move_clock=False)
+
+
+@when(phrase('"{remote}" acknowledges the session claiming {sent:d} messages sent, {recoverable:d} of them '
+             'recoverable'))
+def claim_counts(world: World, remote, sent, recoverable):
+    """MS-MQQB 2.2.6 a SessionAck whose UserMsgSequenceNumber and RecoverableMsgSeqNumber are the scenario's,
+    whatever "remote" really sent; it acknowledges what "remote" received."""
+    peer = _peer(world, remote)
+    peer.collect(0, move_clock=False)
+    received = sum(1 for packet in peer.received if not packet.internal and packet.session == "own")
+    peer.send(session_ack(received, 0, 0, sent, recoverable, WINDOW))
+    peer.collect(200, move_clock=False)
+
+
+@then(phrase('the target answered "{remote}" with CS set'))
+def answered_refused(world: World, remote):
+    answer = _answer(world, remote, "EstablishConnection")
+    assert answer is not None, f"the target sent {remote!r} no EstablishConnection response"
+    assert answer.internal_flags & CS, \
+        f"the target accepted the session (InternalHeader.Flags 0x{answer.internal_flags:04X})"
+
+
+@then(phrase('the target answered "{remote}" with CS clear, its ClientGuid and the target\'s GUID as ServerGuid'))
+def answered_accepted(world: World, remote):
+    """MS-MQQB 2.2.3.1: the response echoes ClientGuid; ServerGuid is the acceptor's GUID when the request's was zero
+    (and the request's, which is the acceptor's, otherwise)."""
+    peer = _peer(world, remote)
+    answer = _answer(world, remote, "EstablishConnection")
+    assert answer is not None, f"the target sent {remote!r} no EstablishConnection response"
+    assert not answer.internal_flags & CS, \
+        f"the target refused the session (InternalHeader.Flags 0x{answer.internal_flags:04X})"
+    client, server = bytes(answer.fields[0]), bytes(answer.fields[1])
+    assert client == peer.guid, f"the response's ClientGuid is {uuid.UUID(bytes_le=client)}, not the request's"
+    assert server == world.target.queue_manager_identifier, \
+        f"the response's ServerGuid is {uuid.UUID(bytes_le=server)}, not the target's GUID"
+
+
+@then(phrase('the target sent "{remote}" no ConnectionParameters'))
+def no_parameters(world: World, remote):
+    peer = _peer(world, remote)
+    peer.collect(200, move_clock=False)
+    kinds = [p.kind for p in peer.received if p.session == "own"]
+    assert "ConnectionParameters" not in kinds, f"the target answered ConnectionParameters ({kinds})"
+
+
+@then(phrase('the target answered "{remote}"\'s ConnectionParameters'))
+def parameters_answered(world: World, remote):
+    assert _answer(world, remote, "ConnectionParameters") is not None, \
+        f"the target sent {remote!r} no ConnectionParameters"
