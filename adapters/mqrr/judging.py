@@ -142,7 +142,8 @@ class JudgingService(RemoteReadService):
                   "stub": None,
                   "injected": None, "status": None, "fault": None, "dropped": False, "outputs": None,
                   "done": False, "done_at": None,
-                  "user": call.identity.user if call.identity is not None else None}
+                  "user": call.identity.user if call.identity is not None else None,
+                  "auth": [call.identity.auth_type, call.identity.auth_level] if call.identity is not None else None}
         with self._record_lock:
             record["at"] = round(time.monotonic() - self._since, 6)
             if len(self._records) < RECORD_LIMIT:
