@@ -18,9 +18,9 @@ import (
 )
 
 const (
-	signature          = 0x524F494C // MS-MQMQ 2.2.19.1 BaseHeader.Signature, "LIOR"
-	sectionFull        = 0          // MS-MQRR 2.2.7 SectionType
-	sectionBinaryFirst = 1
+	signature           = 0x524F494C // MS-MQMQ 2.2.19.1 BaseHeader.Signature, "LIOR"
+	sectionFull         = 0          // MS-MQRR 2.2.7 SectionType
+	sectionBinaryFirst  = 1
 	sectionBinarySecond = 2
 )
 
@@ -159,8 +159,7 @@ func rebuild(sections []*remoteread.SectionBuffer, sequenceID uint64) (map[strin
 	}
 	if userFlags>>19&1 == 1 { // SH (MS-MQMQ 2.2.20.6)
 		total := 16
-		for i, off := range []int{2, 4, 6} {
-			_ = i
+		for _, off := range []int{2, 4, 6} {
 			size, err := p.u16(at + off)
 			if err != nil {
 				return nil, err
