@@ -34,6 +34,8 @@ def judge_queue(world: ClientWorld, kind, queue):
     created = target.create_queue(f"{target.computer_name}\\private$\\{queue}", transactional=bool(kind))
     assert created.hresult == HRESULT.MQ_OK, f"the judge could not create {queue!r}: {describe(created.hresult)}"
     world.queues[queue] = created.pathname
+    if created.format_name.upper().startswith("PRIVATE="):
+        world.private_names[queue] = created.format_name
     if kind:
         world.transactional.add(queue)
 
@@ -95,6 +97,18 @@ def judge_injects(world: ClientWorld, answer, method):
 @when(phrase('the application opens "{queue}" to {access}', access="receive|peek"))
 def application_opens(world: ClientWorld, queue, access):
     world.ask("open", queue=queue, format_name=world.format_name(queue), access=access, share="deny_none")
+
+
+@when(phrase('the application opens "{queue}" by its PRIVATE= format name to {access}', access="receive|peek"))
+def application_opens_by_private_name(world: ClientWorld, queue, access):
+    """MS-MQMQ 2.1.4: QUEUE_FORMAT's OBJECTID arm (in NDR64 a structure with a trailing pad, MS-RPCE 2.2.5.3.4.1)."""
+    world.ask("open", queue=queue, format_name=_private_name(world, queue), access=access, share="deny_none")
+
+
+def _private_name(world: ClientWorld, queue: str) -> str:
+    if queue not in world.private_names:
+        raise AssertionError(f"the judge gave {queue!r} no PRIVATE= format name")
+    return world.private_names[queue]
 
 
 @given(phrase('the application opens "{queue}" to receive, denying others receive'))

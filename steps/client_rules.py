@@ -632,8 +632,22 @@ class Rule:
     clauses: tuple[str, ...]
 
 
+def stubs_decode(world, calls) -> list[str]:
+    # MS-MQRR:2.1:04: every request stub is the encoding of its arguments in the syntax bound (MS-RPCE 2.2.5)
+    problems = []
+    for call in calls.records:
+        if call["undecodable"] is None:
+            continue
+        stub = call.get("stub") or {}
+        problems.append(f"{_name(call)} sent a {'NDR64' if call['ndr64'] else 'NDR 2.0'} stub of {stub.get('size')} "
+                        f"octets that does not decode ({stub.get('why', '')}; fault 0x{call['undecodable']:08X}): "
+                        f"{stub.get('octets', '')[:160]}")
+    return problems
+
+
 RULES = {
     "never called opnum 1": Rule(never_opnum_1, ("MS-MQRR:3.1.4:03",)),
+    "sent only request stubs that decode in the transfer syntax it bound": Rule(stubs_decode, ("MS-MQRR:2.1:04",)),
     "used only live handles that opening a queue gave it": Rule(only_handles_from_opening, (
         "MS-MQRR:2.2.4:01", "MS-MQRR:3.1.4.3:01", "MS-MQRR:3.1.4.4:01", "MS-MQRR:3.2.4.13:02")),
     "called R_OpenQueue for every handle it read, cursored, purged or ended with": Rule(opened_by_r_open_queue, (

@@ -50,6 +50,7 @@ class ClientWorld:
     judge: Judge
     shim: Shim
     queues: dict[str, str] = field(default_factory=dict)          # alias -> pathname on the judge
+    private_names: dict[str, str] = field(default_factory=dict)   # alias -> its PRIVATE= format name, when given
     transactional: set[str] = field(default_factory=set)          # aliases of transactional queues
     sent: dict[str, SentMessage] = field(default_factory=dict)    # label -> what the judge was given
     asked: list[Asked] = field(default_factory=list)

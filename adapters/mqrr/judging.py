@@ -7,7 +7,8 @@ RemoteRead service of `mqspec serve` with two additions, both on the call path:
 
 - every call that reaches the interface becomes one record (`Record`), opnum 1 and
   stubs that do not decode included: which association and connection, the
-  transfer syntax, the decoded arguments, and, once answered, the status, the
+  transfer syntax, the decoded arguments (of a stub that does not decode: the
+  stub itself, its size and the decoder's reason), and, once answered, the status, the
   RPC fault or the dropped connection, and the outputs the client was handed
   (context handles, cursor, move context, sequence id).  The records are what
   the suite's client rules read (steps/client_rules.py): the judging itself is
@@ -43,6 +44,7 @@ from .service import RemoteReadService
 METHODS = {number: name for name, number in OPNUMS.items()}
 KINDS = ("hresult", "fault", "drop", "damage", "noise")
 RECORD_LIMIT = 100_000        # records kept until judge_forget: a client that floods cannot exhaust the judge
+STUB_KEPT = 4096              # octets of an undecodable stub kept in its record
 BOGUS_CURSOR = 0x4A554447      # "JUDG": the phCursor of an injected failure, a handle the judge never made
 BOGUS_SEQUENCE_ID = 0x004A5544474544   # the pSequenceId of an injected failure
 _ACK = struct.Struct("<20sII")   # phContext, dwAck, dwRequestId: opnums 9 and 15, in NDR 2.0 and NDR64 alike
@@ -107,6 +109,8 @@ class JudgingService(RemoteReadService):
         except StubError as error:
             record["undecodable"] = error.status
             record["args"] = _lenient(call)
+            # the evidence: the stub as it came, and what the decoder said of it
+            record["stub"] = {"size": len(call.stub), "octets": call.stub[:STUB_KEPT].hex(), "why": str(error)}
             return self._answer(record, fault=error.status)
         record["args"] = plain(args)
         injection = self._take(name)
@@ -135,9 +139,11 @@ class JudgingService(RemoteReadService):
     def _arrived(self, call: Call, name: str | None) -> dict:
         record = {"seq": 0, "at": 0.0, "association": call.association.id, "connection": call.connection_id,
                   "opnum": call.opnum, "method": name, "ndr64": call.ndr64, "args": None, "undecodable": None,
+                  "stub": None,
                   "injected": None, "status": None, "fault": None, "dropped": False, "outputs": None,
                   "done": False, "done_at": None,
-                  "user": call.identity.user if call.identity is not None else None}
+                  "user": call.identity.user if call.identity is not None else None,
+                  "auth": [call.identity.auth_type, call.identity.auth_level] if call.identity is not None else None}
         with self._record_lock:
             record["at"] = round(time.monotonic() - self._since, 6)
             if len(self._records) < RECORD_LIMIT:
