@@ -369,6 +369,7 @@ class InProcessTarget(Target):
     def create_queue(self, pathname: str, *, transactional: bool = False, quota: int = INFINITE,
                      journaling: bool = False, label: str = "", security: dict | None = None) -> CreateQueueOut:
         descriptor = self._core.impl.security.QueueSecurity.from_plain(security)   # ValueError: malformed
+        _check_u32("a queue's quota (MS-MQDMPR 3.1.1.2, kilobytes)", quota)
 
         def create():
             attributes = dict(transactional=transactional, quota=quota, journaling=journaling, label=label,
@@ -459,8 +460,7 @@ class InProcessTarget(Target):
         self._call(apply)
 
     def set_queue_manager_quota(self, quota: int) -> None:
-        if not isinstance(quota, int) or isinstance(quota, bool) or quota < 0:
-            raise ValueError(f"a queue manager quota is a whole number of bytes, not {quota!r}")
+        _check_u32("a queue manager quota (MS-MQDMPR 3.1.1.1, bytes)", quota)
 
         def set_quota():
             self._core.options["queue_manager_quota"] = quota  # a restart keeps it, as a configured value would
@@ -496,6 +496,23 @@ class InProcessTarget(Target):
                 self._core.store.close()
 
 
+def _check_u32(what: str, value) -> None:
+    """ValueError unless `value` fits the 32 bits MS-MQDMPR gives quotas (issue 20: 2**70 and -1 were taken)."""
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= 0xFFFFFFFF:
+        raise ValueError(f"{what} is a whole number from 0 to 0xFFFFFFFF, not {value!r}")
+
+
+def _extra_value(name: str, value, impl: Implementation):
+    """`value` if it has the type of the property's default (ValueError otherwise: a message that could not be
+    stored or read back is refused, never kept)."""
+    default = impl.message.EXTRA_DEFAULTS[name]   # KeyError: no such property
+    kinds = (str, bytes, int, type(None)) if default is None else (bytes, bytearray) if isinstance(
+        default, bytes) else (type(default),)
+    if not isinstance(value, kinds) or isinstance(value, bool) != isinstance(default, bool):
+        raise ValueError(f"property {name} cannot be {type(value).__name__}")
+    return value
+
+
 def _message(p: MessageProperties, impl: Implementation):
     guarantee = impl.enumerations.DeliveryGuarantee
     # MS-MQDMPR:3.1.1.12:07/:08 a property the sender leaves unset keeps the Message's default
@@ -514,5 +531,5 @@ def _message(p: MessageProperties, impl: Implementation):
         message.set("soap_envelope", p.srmp_envelope)
         message.set("soap_compound_message", p.srmp_compound_message or b"")
     for name, value in p.extra.items():
-        message.set(name, value)
+        message.set(name, _extra_value(name, value, impl))
     return message

@@ -89,17 +89,18 @@ class Served:
 
 def serve(target: Target, host: str = "127.0.0.1", port: int = 0, *, log=None, tries: int = PORT_TRIES,
           users=None, auth_level: int = 1, idle_timeout: float | None = 300.0, judge: bool = False,
-          real_time: bool = True, mqqb_options: dict | None = None) -> Served:
+          real_time: bool = True, mqqb_options: dict | None = None, operators=None) -> Served:
     """Start serving `target`; OSError when no port of the sequence can be bound.  With `users` (dcerpc_auth.Users)
     binds may authenticate (NTLM, SPNEGO) and calls below `auth_level` are refused.  With `judge` every RemoteRead
     call is recorded and faults can be injected (judging.py; capability judge).  With `real_time` (the default) the
     queue manager's clock follows the wall clock from now, so a real peer's timers are served with no control call;
     the suite's `reset` holds it again (virtual time).  `mqqb_options` go to the MqqbListener (its caps and
-    deadlines)."""
+    deadlines).  With `users`, only the accounts named by `operators` (default: the first of `users`) may use the
+    control interface beyond `identity` (D-130)."""
     service = JudgingService if judge else RemoteReadService
     remote_read = service(target, authenticated=users is not None)
     control = ControlService(target, (target.capabilities & ANNOUNCED) | ({"judge"} if judge else set()),
-                             remote_read)
+                             remote_read, operators=operators_of(users, operators))
     port = port or free_sequence(host, tries)
     candidates = [port + attempt * PORT_STEP for attempt in range(tries)]
     for candidate in candidates:
@@ -125,6 +126,22 @@ def serve(target: Target, host: str = "127.0.0.1", port: int = 0, *, log=None, t
             target.run_in_real_time()
         return served
     raise AssertionError("every candidate port either served or raised")
+
+
+def operators_of(users, operators) -> frozenset[str] | None:
+    """D-130: the accounts (lower case) that may set scenes up; None on a server that authenticates nobody (every
+    caller, as every caller is the same there).  ValueError for an operator who is not one of `users`."""
+    if users is None:
+        if operators:
+            raise ValueError("operators are accounts: they need users")
+        return None
+    if operators is None:
+        return frozenset(list(users.accounts)[:1])   # the first account of the users file
+    names = frozenset(name.lower() for name in operators)
+    unknown = sorted(name for name in names if users.nt_hash(name) is None)
+    if unknown or not names:
+        raise ValueError(f"an operator must be an account of the users file, not {', '.join(unknown) or 'nobody'}")
+    return names
 
 
 def free_sequence(host: str, tries: int) -> int:

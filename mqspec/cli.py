@@ -117,6 +117,10 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--users", metavar="FILE",
                        help="accounts that may authenticate (NTLM, SPNEGO): one a line, name:password or "
                             "name::NTHASH (32 hex digits); # starts a comment")
+    serve.add_argument("--operators", metavar="NAMES",
+                       help="accounts of --users (comma-separated) that may use the control interface: create, fill "
+                            "and delete queues, list messages, move the clock, reset (default: the first account of "
+                            "the users file; decision D-130)")
     serve.add_argument("--auth-level", default=None, choices=("none", "connect", "integrity", "privacy"),
                        help="the lowest authentication level a call may come at (default: none, or connect with "
                             "--users); calls below it are refused with access denied (5)")
@@ -487,6 +491,15 @@ def _serve(args) -> int:
             raise UsageError(f"--users {args.users}: cannot read it ({error.strerror or error})") from None
         except (ValueError, UnicodeDecodeError) as error:
             raise UsageError(f"--users {error}") from None
+    if args.operators is not None and not users:
+        raise UsageError("--operators needs --users (operators are accounts)")
+    operators = None
+    if args.operators is not None:
+        from mqspec.adapters.serve import operators_of
+        try:
+            operators = operators_of(users, [name.strip() for name in args.operators.split(",") if name.strip()])
+        except ValueError as error:
+            raise UsageError(f"--operators {args.operators}: {error}") from None
     level = {"none": 1, "connect": 2, "integrity": 5, "privacy": 6}[args.auth_level or ("connect" if users else
                                                                                        "none")]
     url = args.target or ("reference?store=" + args.store if args.store else "reference")
@@ -504,12 +517,13 @@ def _serve(args) -> int:
     try:
         served = serve(target, args.host, args.port, log=lambda line: print(f"mqspec: {line}", file=sys.stderr,
                                                                             flush=True),
-                       users=users, auth_level=level, idle_timeout=args.idle_timeout, judge=args.judge)
+                       users=users, auth_level=level, idle_timeout=args.idle_timeout, judge=args.judge,
+                       operators=operators)
     except OSError as error:
         target.close()
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}") from None
-    how = (f"{len(users.accounts)} account(s), calls at {args.auth_level or 'connect'} or above" if users else
-           "no authentication")
+    how = (f"{len(users.accounts)} account(s), calls at {args.auth_level or 'connect'} or above, control for "
+           f"{', '.join(sorted(served.control.operators))}" if users else "no authentication")
     what = "judging clients with" if args.judge else "serving"
     mqqb = f", MS-MQQB sessions on {args.host}:{served.mqqb.port}" if served.mqqb is not None else ""
     print(f"mqspec: {what} {url} over MS-MQRR on {args.host}:{served.port}, {how}{mqqb}, in real time "

@@ -105,6 +105,9 @@ class ArrivalEvents:
             self._arrival_nack(message, C.MQMSG_CLASS_NACK_Q_EXCEED_QUOTA)
         elif result == 3:
             self._arrival_nack(message, C.MQMSG_CLASS_NACK_REACH_QUEUE_TIMEOUT)
+        elif result == 2:
+            # D-131: the queue manager keeps nothing and tells the sender so (no NACK, MS-MQQB:3.1.5.8.8:01)
+            return HRESULT.MQ_ERROR_INSUFFICIENT_RESOURCES, result
         return HRESULT.MQ_OK, result
 
     def _arrival_nack(self, message: Message, reason: int) -> None:

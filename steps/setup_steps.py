@@ -175,15 +175,42 @@ def send_status(world, status):
     assert world.last.r_status == status, f"Enqueue Message status {world.last.r_status}, expected {status}"
 
 
-@then(phrase("by {decision} the send is accepted with status {first:d} ({one}) or {second:d} ({other})",
+QUEUE_MANAGER_QUOTA = 2   # MS-MQDMPR 3.1.7.1.9: Enqueue Message's status when the queue manager's quota is full
+
+
+@then(phrase("the send ends with status {status:d}"))
+def send_ended(world, status):
+    """Enqueue Message's status (MS-MQDMPR 3.1.7.1.9), whichever it is, with the HRESULT that goes with it."""
+    _ended_with(world, status)
+
+
+@then(phrase("the send is refused for the queue manager's quota (status 2)"))
+def send_refused_for_quota(world):
+    """D-131: a message the queue manager keeps nowhere (Enqueue Message status 2, MS-MQDMPR 3.1.7.1.9) is a send
+    that failed, so its sender hears an error HRESULT (which one the specification does not say)."""
+    _ended_with(world, QUEUE_MANAGER_QUOTA)
+
+
+def _ended_with(world, status: int) -> None:
+    """The send came back with Enqueue Message status `status`, and an HRESULT that agrees: an error for status 2
+    (D-131), MQ_OK for the others (the message was taken, or NACKed)."""
+    if status == QUEUE_MANAGER_QUOTA:
+        assert world.status != HRESULT.MQ_OK, \
+            f"Enqueue Message status {world.last.r_status} came back MQ_OK: a message kept nowhere is a failed send"
+    else:
+        assert world.status == HRESULT.MQ_OK, describe_hresult(world.status)
+    assert world.last.r_status == status, f"Enqueue Message status {world.last.r_status}, expected {status}"
+
+
+@then(phrase("by {decision} the send ends with status {first:d} ({one}) or {second:d} ({other})",
              decision=r"D-\d\d", one=r"[a-z0-9+-]+", other=r"[a-z0-9+-]+"))
 def send_status_by_decision(world, decision, first, one, second, other):
     """The Enqueue Message status each reading of an open decision gives; the one seen is recorded (when the
     two readings agree on this send, nothing is learnt)."""
-    assert world.status == HRESULT.MQ_OK, describe_hresult(world.status)
     status = world.last.r_status
     assert status in (first, second), \
         f"Enqueue Message status {status}; {decision} allows {first} ({one}) or {second} ({other})"
+    _ended_with(world, status)
     if first != second:
         world.observe(decision, one if status == first else other)
 

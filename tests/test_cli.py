@@ -277,6 +277,16 @@ def test_serve_off_loopback_needs_authentication(tmp_path, capsys):
     assert "needs --users" in capsys.readouterr().err
 
 
+def test_serve_operators_are_accounts_of_the_users_file(tmp_path, capsys):
+    """D-130: --operators names who may use the control interface; each must be an account of --users."""
+    assert main(["serve", "--operators", "alice", "--port", "0"]) == 2
+    assert "--operators needs --users" in capsys.readouterr().err
+    (tmp_path / "users").write_text("alice:Passw0rd!\n")
+    assert main(["serve", "--users", str(tmp_path / "users"), "--operators", "alice,carol", "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "--operators alice,carol" in err and "carol" in err and err.count("\n") == 1
+
+
 def test_an_authenticated_server_is_certified_with_credentials_and_refuses_wrong_ones(tmp_path):
     """mqspec serve --users: the client's NTLM path certifies it at privacy; a wrong password, an unknown user, a
     level below the server's and no credentials at all are each one line from certify, never a traceback."""
@@ -288,7 +298,7 @@ def test_an_authenticated_server_is_certified_with_credentials_and_refuses_wrong
         first = process.stderr.readline()
         import re
         port = re.search(r"127\.0\.0\.1:(\d+)", first).group(1)
-        assert "1 account(s), calls at integrity or above" in first
+        assert "1 account(s), calls at integrity or above, control for alice" in first   # D-130: the first account
         import threading
         threading.Thread(target=process.stderr.read, daemon=True).start()
         base = f"mqrr://127.0.0.1:{port}"

@@ -227,7 +227,7 @@ def test_queue_manager_quota_refusal_sends_no_nack(clock):
     qm.begin_flow_control()
     message = Message(b"b", acknowledgements_requested=Acks.ACK_NEG_ARRIVAL, administration_queue_format_name=admin_fn,
                       negative_journaling_requested=True)
-    assert qm.send_message(fn, message) == (H.MQ_OK, 2)
+    assert qm.send_message(fn, message) == (H.MQ_ERROR_INSUFFICIENT_RESOURCES, 2)   # D-131
     qm.end_flow_control()
     assert messages(admin_q) == [] and messages(qm.system_deadletter_queue) == []
 

@@ -97,7 +97,7 @@ def test_every_scenario_gets_the_same_verdict_authenticated_at_privacy(tmp_path)
     against `mqspec serve --users`: every scenario gets the verdict it gets in process, and so the verdict it gets
     unauthenticated, but for the scenarios of two identities, which run (and pass) only here."""
     (tmp_path / "users").write_text("alice:Passw0rd!\nbob:S3cond!\n", encoding="utf-8")
-    with served(options=("--users", str(tmp_path / "users"))) as url:
+    with served(options=("--users", str(tmp_path / "users"), "--operators", "alice")) as url:   # D-130
         here, there = compare(tmp_path / "results", url + "?user=alice&password=Passw0rd!&second_user=bob&"
                               "second_password=S3cond!&auth=privacy")
     identity_scenarios = _with_clauses(tmp_path / "results", IDENTITY_CLAUSES)

@@ -12,7 +12,7 @@ Feature: MS-MQDMPR 3.1.1.1 QueueManager
       | big   | 1000000   |
     When message "more" is sent to "<queue>" with:
       | body size | <size> |
-    Then by D-20 the send is accepted with status <bytes> (bytes) or 0 (windows)
+    Then by D-20 the send ends with status <bytes> (bytes) or 0 (windows)
 
     Examples:
       | queue | size  | bytes |

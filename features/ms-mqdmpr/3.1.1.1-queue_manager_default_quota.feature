@@ -10,4 +10,4 @@ Feature: MS-MQDMPR 3.1.1.1 QueueManager: the default quota to the byte
     When message "exact" whose packet is exactly 1048576 bytes is sent to "bulk"
     Then the send is accepted with status 0
     When message "one more" is sent to "bulk"
-    Then by D-20 the send is accepted with status 2 (bytes) or 0 (windows)
+    Then by D-20 the send ends with status 2 (bytes) or 0 (windows)

@@ -14,7 +14,7 @@ Feature: MS-MQDMPR 3.1.7.1.9 Enqueue Message
       | body size           | <body size>           |
       | sent                | <sent>                |
       | time to reach queue | <time to reach queue> |
-    Then the send is accepted with status <status>
+    Then the send ends with status <status>
 
     Examples:
       | body size | sent            | time to reach queue | status |
@@ -31,7 +31,7 @@ Feature: MS-MQDMPR 3.1.7.1.9 Enqueue Message
       | body size | 600000 |
     When message "too much" is sent to "inbox" with:
       | body size | 600000 |
-    Then the send is accepted with status 2
+    Then the send is refused for the queue manager's quota (status 2)
     And "inbox" holds nothing
     When the client receives from "h"
     And message "fits" is sent to "inbox" with:
@@ -44,7 +44,7 @@ Feature: MS-MQDMPR 3.1.7.1.9 Enqueue Message
     And a queue "small" with a quota of 1 KB
     When message "huge" is sent to "small" with:
       | body size | 1100000 |
-    Then the send is accepted with status 2
+    Then the send is refused for the queue manager's quota (status 2)
 
   @clause:MS-MQDMPR:3.1.7.1.9:02
   Scenario: A queue refuses a message that would take it over its quota
@@ -67,7 +67,7 @@ Feature: MS-MQDMPR 3.1.7.1.9 Enqueue Message
       | body size | 1200 |
     When message "second" is sent to "ledger" in transaction "t2" with:
       | body size | 1200 |
-    Then by D-07 the send is accepted with status 1 (count-in-list) or 0 (count-when-available)
+    Then by D-07 the send ends with status 1 (count-in-list) or 0 (count-when-available)
     When transaction "t1" is committed
     And transaction "t3" is begun
     And message "third" is sent to "ledger" in transaction "t3" with:
@@ -81,7 +81,7 @@ Feature: MS-MQDMPR 3.1.7.1.9 Enqueue Message
       | body size           | <body size>           |
       | sent                | <sent>                |
       | time to reach queue | <time to reach queue> |
-    Then the send is accepted with status <status>
+    Then the send ends with status <status>
     And "small" holds <held>
 
     Examples:
@@ -108,7 +108,7 @@ Feature: MS-MQDMPR 3.1.7.1.9 Enqueue Message
       | body size           | <body size> |
       | sent                | <sent>      |
       | time to reach queue | 60          |
-    Then the send is accepted with status <status>
+    Then the send ends with status <status>
     When message "m2" is sent to "small"
     Then the sequence ids of "m1" and "m2" follow one another
 

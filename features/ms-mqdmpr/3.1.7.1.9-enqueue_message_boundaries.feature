@@ -21,7 +21,7 @@ Feature: MS-MQDMPR 3.1.7.1.9 Enqueue Message at its exact boundaries
     When message "exact" whose packet is exactly 4096 bytes is sent to "inbox"
     Then the send is accepted with status 0
     When message "one more" is sent to "inbox"
-    Then the send is accepted with status 2
+    Then the send is refused for the queue manager's quota (status 2)
     And "inbox" holds "exact"
 
   # packets come in whole 4-byte units, so only a quota that is not one can be missed by a single byte
@@ -29,7 +29,7 @@ Feature: MS-MQDMPR 3.1.7.1.9 Enqueue Message at its exact boundaries
   Scenario: A message one byte larger than the queue manager's quota is refused
     Given the queue manager's quota is 4095 bytes
     When message "too big" whose packet is exactly 4096 bytes is sent to "inbox"
-    Then the send is accepted with status 2
+    Then the send is refused for the queue manager's quota (status 2)
     And "inbox" holds nothing
 
   # a quota counts kilobytes of 1024 bytes: 4 KB is 4096 bytes, and a 4100-byte packet passes it

@@ -57,6 +57,6 @@ Feature: MS-MQQB 3.1.5.8.8 Inserting a Message into a Local Queue
       | body size        | 1100000          |
       | acknowledgements | negative arrival |
       | admin queue      | admin            |
-    Then the send is accepted with status 2
+    Then the send is refused for the queue manager's quota (status 2)
     And "orders" holds nothing
     And "admin" holds nothing
