@@ -7,6 +7,7 @@ quota refuses is an error HRESULT (D-131); on a server with accounts only operat
 
 from __future__ import annotations
 
+import base64
 import json
 import time
 
@@ -15,7 +16,7 @@ from impacket import ntlm
 
 from mqspec.adapters import MessageProperties, connect
 from mqspec.adapters.in_process import InProcessTarget
-from mqspec.adapters.mqrr.control import INVOKE, MAX_REQUEST, ControlError, loads
+from mqspec.adapters.mqrr.control import INVOKE, MAX_REQUEST, ControlError, ControlService, loads
 from mqspec.adapters.serve import serve
 from mqspec.adapters.wire.dcerpc_auth import Users
 from mqspec.protocol.hresult import HRESULT, RpcStatus
@@ -209,3 +210,18 @@ def test_operators_are_accounts_of_the_users_file():
             serve(hosted, users=users, auth_level=2, operators=["carol"], log=lambda line: None)
     finally:
         hosted.close()
+
+
+def test_the_largest_packet_is_sent_through_the_control_interface_off_the_loop(scene):
+    """A body of 4 MiB less its headers (MS-MQMQ 2.2.19.1's largest packet) fits under MAX_REQUEST, and a request
+    that large is parsed on a worker thread, not on the event loop."""
+    hosted, client, lines, queue = scene
+    served_control = ControlService(hosted, frozenset(), None)
+    body = bytes(range(256)) * (4 * 1024 * 1024 // 256 - 4)
+    stub = request("send", format_name=queue, properties={"body": {"$bytes": base64.b64encode(body).decode()}})
+    assert len(stub) <= MAX_REQUEST and served_control.may_block(INVOKE, stub.encode())
+    assert not served_control.may_block(INVOKE, request("elapse", ms=1).encode())
+    client.set_queue_manager_quota(0xFFFFFFFF)
+    out = client.send(queue, MessageProperties(body=body))
+    assert (out.hresult, out.r_status) == (HRESULT.MQ_OK, 0)
+    assert [m.packet.count(body) for m in client.list_messages(queue).messages] == [1]

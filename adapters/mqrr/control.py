@@ -14,7 +14,8 @@ and capability methods of adapters.target.Target, with the same arguments; the
 protocol path (RemoteRead) never goes through here.
 
 A request is refused before it is parsed when it is larger than MAX_REQUEST or holds
-more than MAX_TOKENS JSON separators (it would hold the event loop), faulted
+more than MAX_TOKENS JSON separators (it would hold the event loop), parsed on a worker
+when it is larger than INLINE, faulted
 RPC_X_BAD_STUB_DATA when it is no such JSON or nests deeper than MAX_DEPTH, and
 answered with one error line when an argument is not of its operation's type and range
 (control_args.py).  On a server with accounts (--users), only its operators may run
@@ -38,9 +39,11 @@ from .control_args import ArgumentError, check
 CALL_TIMEOUT = 120.0   # seconds a control operation may take before the client gives up on it
 
 # A request's bounds, checked before it is parsed (issue 20: a million keys held the loop 2.8 s): the largest
-# packet's body (4 MiB, MS-MQMQ 2.2.19.1) in base64 with room to spare, and far more separators than any
-# operation's arguments have; then a nesting no argument needs (900 levels was a traceback).
-MAX_REQUEST = 8 * 1024 * 1024
+# packet (4 MiB, MS-MQMQ 2.2.19.1) as a base64 body with room to spare, and far more separators than any
+# operation's arguments have; then a nesting no argument needs (900 levels was a traceback).  A request above
+# INLINE is parsed and run on a worker, not on the event loop.
+MAX_REQUEST = 6 * 1024 * 1024
+INLINE = 64 * 1024
 MAX_TOKENS = 65_536
 MAX_DEPTH = 8
 
@@ -218,10 +221,12 @@ class ControlService:
         return result
 
     def may_block(self, opnum: int, stub: bytes) -> bool:
-        """Operations that wait for the server's event loop (an association's rundown, a move to another port)
-        run on a worker; the rest inline."""
-        # a look for the operations' names, not a parse: a request that is parsed twice stalls the loop twice
-        return len(stub) <= MAX_REQUEST and any(f'"{op}"'.encode() in stub for op in WAITING)
+        """Operations that wait for the server's event loop (an association's rundown, a move to another port),
+        and large requests (their parse and copy), run on a worker; the rest inline."""
+        if len(stub) > INLINE:
+            return len(stub) <= MAX_REQUEST   # a larger one is refused at once, on the loop, without a parse
+        # a look for the operations' names, not a parse: a request parsed here and again in call() costs twice
+        return any(f'"{op}"'.encode() in stub for op in WAITING)
 
     def holds_state(self, association) -> bool:
         return False
