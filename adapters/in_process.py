@@ -190,7 +190,7 @@ class InProcessTarget(Target):
                 _core = _Core(impl, store_path, synchronous, options,
                               dict(port=port, pending_request_cleanup_ms=pending_request_cleanup_ms,
                                    workgroup_policy=workgroup_policy))
-            except sqlite3.Error as error:   # a folder that is not there, a file that is not a store, ...
+            except (sqlite3.Error, impl.sqlite_store.StoreError) as error:   # no such folder, not a store, damaged
                 raise ValueError(f"the store {store_path} cannot be used: {error}") from None
         self._core = _core
         # who this client calls as: the first identity at packet privacy, unless as_identity() says otherwise

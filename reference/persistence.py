@@ -27,7 +27,10 @@ Change records are tuples whose first item names them:
     ("operation", uow, index, kind, lookup_id, target_key, reason)
     ("transaction_ended", uow)
 
-`restore` rebuilds a queue manager from a Snapshot (what a store loads).
+`restore` rebuilds a queue manager from a Snapshot (what a store loads).  A record
+it cannot read, or a message of a queue the store does not hold, is a StoreError
+naming it (D-132): the queue manager does not start, rather than start with
+messages gone and nobody told.
 """
 
 from __future__ import annotations
@@ -63,6 +66,13 @@ _PLAIN_FIELDS = ("priority", "delivery_guarantee", "message_class", "acknowledge
                  "allow_peek_when_locked", "positive_journaling_requested", "negative_journaling_requested")
 _QUEUE_FIELDS = ("pathname", "label", "journaling", "quota", "journal_quota", "authentication",
                  "transactional", "base_priority", "create_time", "private_queue_number")
+
+
+class StoreError(ValueError):
+    """A store that cannot be restored as it is (D-132); the message is one line naming the record."""
+
+
+_UNREADABLE = (KeyError, ValueError, TypeError, AttributeError)   # what a damaged record raises as it is read
 
 
 @dataclass
@@ -185,25 +195,30 @@ class Persistence:
     def restore(self, qm, snapshot: Snapshot) -> None:
         queues = {queue.key: queue for queue in (qm.system_deadletter_queue, qm.system_journal_queue,
                                                  qm.system_transactional_deadletter_queue)}
-        for key, attributes in sorted(snapshot.queues, key=lambda item: item[1]["parent"] is not None):
-            queues[key] = self._restore_queue(qm, key, attributes, queues)
+        # D-132: each record is read whole or the start stops, naming it
+        for key, attributes in sorted(snapshot.queues, key=lambda item: _is_subqueue(item[1])):
+            try:
+                queues[key] = self._restore_queue(qm, key, attributes, queues)
+            except _UNREADABLE as error:
+                raise StoreError(f"queue {key!r}: its record cannot be read ({_reason(error)})") from None
         qm.sequential_id = self.reserved = snapshot.sequential_id
         qm._message_ordinal = self.reserved_ordinal = snapshot.ordinal
         positions = {}
         for lookup_id, queue_key, seq, state, record in sorted(snapshot.messages, key=lambda m: m[2]):
             queue = queues.get(queue_key)
             if queue is None:
-                continue
-            positions[lookup_id] = self._restore_message(qm, queue, lookup_id, state, record)
+                raise StoreError(f"message {lookup_id} is in queue {queue_key!r}, which the store does not hold")
+            try:
+                positions[lookup_id] = self._restore_message(qm, queue, lookup_id, state, record)
+            except _UNREADABLE as error:
+                raise StoreError(f"message {lookup_id} of queue {queue_key!r}: its record cannot be read "
+                                 f"({_reason(error)})") from None
             self.insertions = max(self.insertions, seq)
         for uow, single_phase, prepared, operations in snapshot.transactions:
-            transaction = qm.create_transaction(uow)
-            transaction.single_phase, transaction.prepared = single_phase, prepared
-            for kind, lookup_id, target_key, reason in operations:
-                position = positions.get(lookup_id)
-                if position is not None:
-                    position.message_reference.transaction_identifier = uow
-                    qm.add_operation(transaction, kind, position, target=queues.get(target_key), reason=reason)
+            try:
+                self._restore_transaction(qm, uow, single_phase, prepared, operations, positions, queues)
+            except _UNREADABLE as error:
+                raise StoreError(f"transaction {uow.hex()}: its records cannot be read ({_reason(error)})") from None
         qm.abort_unprepared_transactions()  # MS-MQDMPR:3.1.3:02
         held = {op.message_position_reference for t in qm.transaction_collection.values()
                 for op in t.transactional_operation_collection}
@@ -218,7 +233,19 @@ class Persistence:
             if message.message_position_reference is position and message.time_to_be_received != INFINITE:
                 qm.start_time_to_be_received_timer(message)
 
+    @staticmethod
+    def _restore_transaction(qm, uow: bytes, single_phase, prepared, operations, positions: dict, queues: dict):
+        transaction = qm.create_transaction(uow)
+        transaction.single_phase, transaction.prepared = single_phase, prepared
+        for kind, lookup_id, target_key, reason in operations:
+            position = positions.get(lookup_id)   # None: an express message, gone with the restart
+            if position is not None:
+                position.message_reference.transaction_identifier = uow
+                qm.add_operation(transaction, kind, position, target=queues.get(target_key), reason=reason)
+
     def _restore_queue(self, qm, key: str, attributes: dict, queues: dict):
+        if not isinstance(attributes, dict):
+            raise TypeError("not a table of attributes")
         parent = queues.get(attributes["parent"]) if attributes["parent"] else None
         queue = Queue(attributes["pathname"], identifier=bytes.fromhex(attributes["identifier"]),
                       queue_type=QueueType(attributes["queue_type"]),
@@ -243,6 +270,8 @@ class Persistence:
 
     def _restore_message(self, qm, queue, lookup_id: int, state: int, record: str) -> MessagePosition:
         message = message_from_record(lookup_id, record)
+        if not isinstance(message.body, bytes) or not isinstance(message.label, str):
+            raise TypeError("body or label of the wrong type")
         message.size = packet_size(message, qm.readings)  # D-63: the encoding decides the size
         position = MessagePosition(message, queue, message.priority, MessagePositionState(state))
         message.message_position_reference = position
@@ -250,3 +279,15 @@ class Persistence:
         queue.total_bytes += message.size
         qm.total_bytes += message.size
         return position
+
+
+def _is_subqueue(attributes) -> bool:
+    """Subqueues are restored after their parents; a record that cannot say is read first, and refused there."""
+    return isinstance(attributes, dict) and attributes.get("parent") is not None
+
+
+def _reason(error: Exception) -> str:
+    """An exception in a few words: a missing field is named as one."""
+    if isinstance(error, KeyError):
+        return f"no field {error.args[0]!r}" if error.args else "a field is missing"
+    return str(error).splitlines()[0][:120] if str(error) else type(error).__name__

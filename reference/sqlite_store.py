@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from .persistence import Snapshot
+from .persistence import Snapshot, StoreError
+
+TABLES = ("meta", "queues", "messages", "transactions", "operations")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value BLOB);
@@ -31,6 +33,12 @@ class SqliteStore:
         if path:
             self.db.execute("PRAGMA journal_mode=WAL")
         self.db.execute(f"PRAGMA synchronous={synchronous}")
+        present = {name for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        missing = [table for table in TABLES if table not in present]
+        if present & set(TABLES) and missing:
+            # D-132: a store that lost a table has lost its records; making it afresh would hide that
+            self.db.close()
+            raise StoreError(f"table {', '.join(missing)} is missing: the store was damaged")
         self.db.executescript(SCHEMA)
 
     def load(self) -> Snapshot | None:
@@ -41,8 +49,11 @@ class SqliteStore:
         ordinal = self.db.execute("SELECT value FROM meta WHERE name='ordinal'").fetchone()
         snapshot = Snapshot(identifier=bytes(row[0]), sequential_id=int(sequence[0]) if sequence else 0,
                             ordinal=int(ordinal[0]) if ordinal else 0)
-        snapshot.queues = [(key, json.loads(attributes))
-                           for key, attributes in self.db.execute("SELECT key, attributes FROM queues")]
+        for key, attributes in self.db.execute("SELECT key, attributes FROM queues"):
+            try:
+                snapshot.queues.append((key, json.loads(attributes)))
+            except (TypeError, ValueError):
+                raise StoreError(f"queue {key!r}: its record is not JSON") from None
         snapshot.messages = list(self.db.execute(
             "SELECT lookup_id, queue_key, seq, state, record FROM messages ORDER BY seq"))
         for uow, single_phase, prepared in self.db.execute(

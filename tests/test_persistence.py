@@ -209,3 +209,50 @@ def test_recoverable_copies_in_system_queues_survive_a_restart(tmp_path):
     target.restart()
     assert _labels(target, dead_letters) == ["late"]
     target.close()
+
+
+# D-132: a store with a record it cannot read refuses to start, in one line naming the record, and is left as it is.
+DAMAGES = {
+    "a message record set to {}": ("UPDATE messages SET record='{}'", "message 1"),
+    "a message record that is not JSON": ("UPDATE messages SET record='not json'", "message 1"),
+    "a message body of the wrong type": ("UPDATE messages SET record=json_set(record, '$.body', 5)", "message 1"),
+    "a message naming an unknown queue": ("UPDATE messages SET queue_key='nowhere'", "'nowhere', which the store"),
+    "the messages table dropped": ("DROP TABLE messages", "table messages is missing"),
+    "the queues table dropped": ("DROP TABLE queues", "table queues is missing"),
+    "a queue record that is not JSON": ("UPDATE queues SET attributes='{'", "its record is not JSON"),
+    "a queue record without its fields": ("UPDATE queues SET attributes='{}'", "no field"),
+}
+
+
+def _damaged_store(tmp_path, statement: str) -> Path:
+    path = tmp_path / "store.db"
+    target = _target(tmp_path)
+    fmt = _queue(target)
+    assert target.send(fmt, MessageProperties(label="kept", delivery="recoverable")).r_status == 0
+    target.close()
+    import sqlite3
+    db = sqlite3.connect(path)
+    db.execute(statement)
+    db.commit()
+    db.close()
+    return path
+
+
+@pytest.mark.parametrize("statement, named", DAMAGES.values(), ids=DAMAGES.keys())
+def test_a_store_with_a_record_it_cannot_read_refuses_to_start_in_one_line(tmp_path, statement, named):
+    from mqspec.adapters import TargetError
+    path = _damaged_store(tmp_path, statement)
+    before = path.read_bytes()
+    with pytest.raises(TargetError) as error:
+        _target(tmp_path)
+    text = str(error.value)
+    assert "cannot be used" in text and named in text and "\n" not in text, text
+    assert path.read_bytes() == before   # nothing repaired or thrown away behind the owner's back
+
+
+def test_mqspec_serve_refuses_a_damaged_store_in_one_line(tmp_path, capsys):
+    from mqspec.cli import main
+    path = _damaged_store(tmp_path, "UPDATE messages SET record='{}'")
+    assert main(["serve", "--store", str(path), "--port", "0"]) == 2
+    err = capsys.readouterr().err
+    assert "message 1" in err and "no field" in err and err.count("\n") == 1, err

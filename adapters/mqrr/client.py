@@ -270,7 +270,10 @@ class MqrrTarget(Target):
         self._invoke("set_queue_manager_quota", quota=quota)
 
     def judge_calls(self) -> list[dict]:
-        return self._invoke("judge_calls")
+        calls: list[dict] = []
+        while page := self._invoke("judge_calls", since=len(calls)):   # the judge answers in pages
+            calls += page
+        return calls
 
     def judge_inject(self, method: str, kind: str, value: int = 0, skip: int = 0, times: int = 1) -> None:
         self._invoke("judge_inject", method=method, kind=kind, value=value, skip=skip, times=times)

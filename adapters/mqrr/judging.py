@@ -23,6 +23,13 @@ RemoteRead service of `mqspec serve` with two additions, both on the call path:
 Records and plan are read and changed through the control interface
 (judge_calls, judge_inject, judge_forget), so the suite judges a judge in its
 own process and one started apart (`mqspec serve --judge`) alike.
+
+The records are bounded by bytes as well as by count (issue 20: 100 requests of
+8 MiB added 3.9 MB each): a text in a record's arguments longer than VALUE_KEPT
+is cut to that length (its record lists where, under "cut"; no conforming call
+carries one so long), records stop being kept once they hold RECORD_BYTES, and
+judge_calls hands them out in pages of about PAGE_BYTES, so that no one control
+call holds the event loop for long.
 """
 
 from __future__ import annotations
@@ -44,7 +51,11 @@ from .service import RemoteReadService
 METHODS = {number: name for name, number in OPNUMS.items()}
 KINDS = ("hresult", "fault", "drop", "damage", "noise")
 RECORD_LIMIT = 100_000        # records kept until judge_forget: a client that floods cannot exhaust the judge
+RECORD_BYTES = 16 * 1024 * 1024   # ... nor by sending large arguments: the records' size in all (about)
+PAGE_BYTES = 1024 * 1024      # about this much of the records per judge_calls answer
 STUB_KEPT = 4096              # octets of an undecodable stub kept in its record
+VALUE_KEPT = 8192             # characters of one text in a record's arguments (a format name, a token in hex)
+RECORD_BASE = 512             # what a record takes beside its arguments (its other fields), for the byte count
 BOGUS_CURSOR = 0x4A554447      # "JUDG": the phCursor of an injected failure, a handle the judge never made
 BOGUS_SEQUENCE_ID = 0x004A5544474544   # the pSequenceId of an injected failure
 _ACK = struct.Struct("<20sII")   # phContext, dwAck, dwRequestId: opnums 9 and 15, in NDR 2.0 and NDR64 alike
@@ -76,15 +87,24 @@ class JudgingService(RemoteReadService):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self._records: list[dict] = []
+        self._sizes: list[int] = []        # each record's size, as bounded() counts it
+        self._bytes = 0                    # their sum
         self._plan: list[Injection] = []
         self._since = time.monotonic()
         self._record_lock = threading.Lock()
 
     # -- what the control interface asks ------------------------------------------------------
     def judge_calls(self, since: int = 0) -> list[dict]:
-        """The records from number `since` on (each record's `seq` is its number)."""
+        """The records from number `since` on (each record's `seq` is its number), about PAGE_BYTES of them (at
+        least one, if there is one): ask again from the next number until the answer is empty."""
         with self._record_lock:
-            return [dict(record) for record in self._records[since:]]
+            page, size = [], 0
+            for record, record_size in zip(self._records[since:], self._sizes[since:]):
+                if page and size + record_size > PAGE_BYTES:
+                    break
+                page.append(dict(record))
+                size += record_size
+            return page
 
     def judge_inject(self, **plan) -> None:
         injection = Injection(**plan)
@@ -95,6 +115,8 @@ class JudgingService(RemoteReadService):
         """A new scenario: no records, no injections."""
         with self._record_lock:
             self._records.clear()
+            self._sizes.clear()
+            self._bytes = 0
             self._plan.clear()
             self._since = time.monotonic()
 
@@ -110,9 +132,14 @@ class JudgingService(RemoteReadService):
             record["undecodable"] = error.status
             record["args"] = _lenient(call)
             # the evidence: the stub as it came, and what the decoder said of it
-            record["stub"] = {"size": len(call.stub), "octets": call.stub[:STUB_KEPT].hex(), "why": str(error)}
+            record["stub"] = {"size": len(call.stub), "octets": call.stub[:STUB_KEPT].hex(),
+                              "why": str(error)[:STUB_KEPT]}
+            self._count(record, 2 * STUB_KEPT)
             return self._answer(record, fault=error.status)
-        record["args"] = plain(args)
+        record["args"], size, cut = bounded(plain(args))
+        if cut:
+            record["cut"] = cut
+        self._count(record, size)
         injection = self._take(name)
         if injection is not None:
             record["injected"] = injection.kind
@@ -146,10 +173,20 @@ class JudgingService(RemoteReadService):
                   "auth": [call.identity.auth_type, call.identity.auth_level] if call.identity is not None else None}
         with self._record_lock:
             record["at"] = round(time.monotonic() - self._since, 6)
-            if len(self._records) < RECORD_LIMIT:
+            if len(self._records) < RECORD_LIMIT and self._bytes < RECORD_BYTES:
                 record["seq"] = len(self._records)
                 self._records.append(record)
+                self._sizes.append(RECORD_BASE)
+                self._bytes += RECORD_BASE
         return record
+
+    def _count(self, record: dict, size: int) -> None:
+        """Add `size` (what the record's arguments take) to the records' bytes, if the record is kept."""
+        with self._record_lock:
+            seq = record["seq"]
+            if seq < len(self._records) and self._records[seq] is record:
+                self._sizes[seq] += size
+                self._bytes += size
 
     def _take(self, name: str) -> Injection | None:
         with self._record_lock:
@@ -242,6 +279,24 @@ def _noisy(sections: tuple) -> tuple[tuple, str]:
     data[address + 4:address + 28] = struct.pack("<HHI", 0xA5A5, 0, 0xA5A5A5A5) + b"\xA5" * 16   # AddressType 0
     changed = SectionBuffer(last.section_buffer_type, last.section_size_alloc, last.section_size, bytes(data))
     return tuple(sections[:-1]) + (changed,), "noise"
+
+
+def bounded(value, path: str = "") -> tuple[object, int, list[str]]:
+    """(`value` with every text longer than VALUE_KEPT cut to it, about how many bytes it takes, where it was
+    cut): a record holds what a call carried, never megabytes of it."""
+    if isinstance(value, str):
+        if len(value) > VALUE_KEPT:
+            return value[:VALUE_KEPT], VALUE_KEPT, [f"{path or '.'} ({len(value)} characters)"]
+        return value, len(value) + 8, []
+    if isinstance(value, dict):
+        items = [(key, *bounded(item, f"{path}.{key}")) for key, item in value.items()]
+        return ({key: item for key, item, _, _ in items}, sum(16 + len(key) + size for key, _, size, _ in items),
+                [where for _, _, _, cut in items for where in cut])
+    if isinstance(value, list):
+        items = [bounded(item, f"{path}[{number}]") for number, item in enumerate(value)]
+        return [item for item, _, _ in items], sum(8 + size for _, size, _ in items), [
+            where for _, _, cut in items for where in cut]
+    return value, 8, []
 
 
 def plain(value):
