@@ -87,10 +87,13 @@ class Served:
         self.stop()
 
 
-def serve(target: Target, host: str = "127.0.0.1", port: int = 0, *, log=None, tries: int = PORT_TRIES,
+def serve(target: Target, host: str = "127.0.0.1", port: int = 0, *, log=None, connection_log=None,
+          tries: int = PORT_TRIES,
           users=None, auth_level: int = 1, idle_timeout: float | None = 300.0, judge: bool = False,
           real_time: bool = True, mqqb_options: dict | None = None, operators=None) -> Served:
-    """Start serving `target`; OSError when no port of the sequence can be bound.  With `users` (dcerpc_auth.Users)
+    """Start serving `target`; OSError when no port of the sequence can be bound.  `log` takes what the servers
+    say (refusals, failures), `connection_log` a line per connection opened or closed (default: `log`; see
+    serve_log.py).  With `users` (dcerpc_auth.Users)
     binds may authenticate (NTLM, SPNEGO) and calls below `auth_level` are refused.  With `judge` every RemoteRead
     call is recorded and faults can be injected (judging.py; capability judge).  With `real_time` (the default) the
     queue manager's clock follows the wall clock from now, so a real peer's timers are served with no control call;
@@ -104,8 +107,8 @@ def serve(target: Target, host: str = "127.0.0.1", port: int = 0, *, log=None, t
     port = port or free_sequence(host, tries)
     candidates = [port + attempt * PORT_STEP for attempt in range(tries)]
     for candidate in candidates:
-        server = DceRpcServer([remote_read, control], host, candidate, log=log, users=users,
-                              min_auth_level=auth_level, computer_name=target.computer_name,
+        server = DceRpcServer([remote_read, control], host, candidate, log=log, connection_log=connection_log,
+                              users=users, min_auth_level=auth_level, computer_name=target.computer_name,
                               idle_timeout=idle_timeout)
         try:
             server.start()
@@ -119,7 +122,8 @@ def serve(target: Target, host: str = "127.0.0.1", port: int = 0, *, log=None, t
         control.capabilities = control.capabilities | {"port_conflict"}
         if "mqqb_peer" in target.capabilities:
             from .mqqb.listener import MqqbListener  # MS-MQQB sessions on a second port, announced by identity
-            served.mqqb = MqqbListener(target, host, log=log, **(mqqb_options or {}))
+            served.mqqb = MqqbListener(target, host, log=log, connection_log=connection_log,
+                                       **(mqqb_options or {}))
             control.mqqb_port = served.mqqb.port
             control.capabilities = control.capabilities | {"mqqb_peer"}
         if real_time:

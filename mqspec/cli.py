@@ -8,6 +8,7 @@
     mqspec gate --baseline FILE [CURRENT] [--master URL]
     mqspec clauses [--untested] [--untestable]
     mqspec serve [--host H] [--port P] [--store PATH] [--target URL] [--allow-remote]
+                 [--users FILE [--operators NAMES]] [--log-level debug|info|warning | --quiet]
     mqspec strength [--jobs N] [--variant NAME ...] [--results DIR] [--quick] [--list]
                     [--mutants [--sample N] [--seed S]]
 
@@ -131,6 +132,12 @@ def main(argv: list[str] | None = None) -> int:
                        help="be the judging server of client certification: record every RemoteRead call and "
                             "answer the faults `mqspec certify --client ... --judge URL` asks for "
                             "(docs/client-shim.md)")
+    serve.add_argument("--log-level", default=None, choices=("debug", "info", "warning"),
+                       help="debug: a line per connection; info (the default): a summary line a minute; warning: "
+                            "only refusals and failures")
+    serve.add_argument("--quiet", action="store_true", help="the same as --log-level warning")
+    serve.add_argument("--summary-every", type=float, default=60.0, metavar="SECONDS",
+                       help="seconds between summary lines at --log-level info or debug (default 60)")
     serve.add_argument("--idle-timeout", type=float, default=300.0, metavar="SECONDS",
                        help="close a connection idle this long whose association owns no context handle "
                             "(default 300)")
@@ -482,6 +489,13 @@ def _serve(args) -> int:
         raise UsageError(f"--auth-level {args.auth_level} needs --users (the accounts to authenticate)")
     if args.idle_timeout <= 0:
         raise UsageError(f"--idle-timeout {args.idle_timeout:g}: give a number of seconds above 0")
+    if args.quiet and args.log_level not in (None, "warning"):
+        raise UsageError(f"--quiet and --log-level {args.log_level}: choose one")
+    if not args.summary_every > 0:
+        raise UsageError(f"--summary-every {args.summary_every:g}: give a number of seconds above 0")
+    from mqspec.adapters.serve_log import ServeLog
+    log = ServeLog(lambda line: print(f"mqspec: {line}", file=sys.stderr, flush=True),
+                   "warning" if args.quiet else args.log_level or "info", args.summary_every)
     users = None
     if args.users:
         from mqspec.adapters.wire.dcerpc_auth import Users
@@ -515,10 +529,8 @@ def _serve(args) -> int:
         target.close()
         raise UsageError(f"--target {url}: only an in-process target can be served")
     try:
-        served = serve(target, args.host, args.port, log=lambda line: print(f"mqspec: {line}", file=sys.stderr,
-                                                                            flush=True),
-                       users=users, auth_level=level, idle_timeout=args.idle_timeout, judge=args.judge,
-                       operators=operators)
+        served = serve(target, args.host, args.port, log=log, connection_log=log.connection, users=users,
+                       auth_level=level, idle_timeout=args.idle_timeout, judge=args.judge, operators=operators)
     except OSError as error:
         target.close()
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}") from None
@@ -528,9 +540,11 @@ def _serve(args) -> int:
     mqqb = f", MS-MQQB sessions on {args.host}:{served.mqqb.port}" if served.mqqb is not None else ""
     print(f"mqspec: {what} {url} over MS-MQRR on {args.host}:{served.port}, {how}{mqqb}, in real time "
           "(Ctrl-C stops)", file=sys.stderr, flush=True)
+    log.watch(served)
     try:
         served.server.serve_forever()   # until Ctrl-C (SIGINT) or SIGTERM
     finally:
+        log.stop(served)   # the summary of the last minute
         served.stop()
         target.close()
     print("mqspec: stopped", file=sys.stderr)

@@ -244,14 +244,15 @@ def test_a_scenario_the_target_setting_rules_out_is_not_run_not_waived(tmp_path)
 
 
 @pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
-def test_serve_logs_each_connection_and_stops_on_interrupt(stop):
-    """mqspec serve: one line per connection on stderr; Ctrl-C (SIGINT) or SIGTERM stops it with status 0."""
+def test_serve_logs_each_connection_at_debug_and_stops_on_interrupt(stop):
+    """mqspec serve --log-level debug: one line per connection on stderr; Ctrl-C (SIGINT) or SIGTERM stops it with
+    status 0, after a summary of what happened."""
     import re
     import signal
 
     from mqspec.adapters import connect
-    process = subprocess.Popen([sys.executable, "-m", "mqspec.cli", "serve", "--port", "0"], cwd=ROOT,
-                               stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen([sys.executable, "-m", "mqspec.cli", "serve", "--port", "0", "--log-level", "debug"],
+                               cwd=ROOT, stderr=subprocess.PIPE, text=True)
     try:
         port = re.search(r"127\.0\.0\.1:(\d+)", process.stderr.readline()).group(1)
         with connect(f"mqrr://127.0.0.1:{port}") as target:
@@ -263,7 +264,7 @@ def test_serve_logs_each_connection_and_stops_on_interrupt(stop):
     assert process.returncode == 0
     lines = err.splitlines()
     assert any("127.0.0.1" in line and "open" in line.lower() for line in lines), err
-    assert lines[-1] == "mqspec: stopped"
+    assert "summary of the past" in lines[-2] and lines[-1] == "mqspec: stopped"
 
 
 def test_serve_off_loopback_needs_authentication(tmp_path, capsys):
@@ -275,6 +276,13 @@ def test_serve_off_loopback_needs_authentication(tmp_path, capsys):
     assert "line 1: write name:password" in err and err.count("\n") == 1
     assert main(["serve", "--auth-level", "privacy", "--port", "0"]) == 2
     assert "needs --users" in capsys.readouterr().err
+
+
+def test_serve_log_options_are_checked(capsys):
+    assert main(["serve", "--quiet", "--log-level", "debug", "--port", "0"]) == 2
+    assert "choose one" in capsys.readouterr().err
+    assert main(["serve", "--summary-every", "0", "--port", "0"]) == 2
+    assert "--summary-every 0" in capsys.readouterr().err
 
 
 def test_serve_operators_are_accounts_of_the_users_file(tmp_path, capsys):

@@ -102,7 +102,7 @@ class MqqbListener:
     """stats(): connections (by state), per_peer, accepted, refused, closed (reason -> count), input_reserved,
     paused, deadlines (live alarms); {} once stopped."""
 
-    def __init__(self, target, host: str = "127.0.0.1", port: int = 0, log=None, *,
+    def __init__(self, target, host: str = "127.0.0.1", port: int = 0, log=None, *, connection_log=None,
                  max_connections: int = 4096, max_connections_per_peer: int = 256,
                  handshake_timeout: float = 30.0, packet_timeout: float = 30.0, idle_timeout: float = 300.0,
                  max_input_total: int = 64 * 1024 * 1024, max_output: int = 1024 * 1024) -> None:
@@ -110,6 +110,7 @@ class MqqbListener:
                 max_output < 1:
             raise ValueError("timeouts above 0, max_input_total of one packet (4 MiB) or more, max_output >= 1")
         self.target, self.log = target, log or (lambda line: None)
+        self.connection_log = connection_log or self.log   # a session closed for a reason worth a line
         self.caps = PeerCaps(max_connections_per_peer, max_connections)
         self.handshake_timeout, self.packet_timeout, self.idle_timeout = handshake_timeout, packet_timeout, idle_timeout
         self.max_input_total, self.max_output = max_input_total, max_output
@@ -386,4 +387,4 @@ class MqqbListener:
         self.caps.release(connection.peer[0])
         self._closed[reason] += 1
         if reason not in UNREMARKABLE:
-            self.log(f"mqqb: connection from {connection.peer[0]}:{connection.peer[1]} closed: {reason}")
+            self.connection_log(f"mqqb: connection from {connection.peer[0]}:{connection.peer[1]} closed: {reason}")

@@ -168,14 +168,14 @@ class _Workers:
 
 class DceRpcServer:
     """Serves ``interfaces`` on ncacn_ip_tcp at host:port (port 0: any; ``port`` holds the bound one
-    after start()).  ``log`` takes one line per connection opened or closed, and tracebacks of
-    Interface bugs; default: the logging module.  ``max_stub`` bounds a request's reassembled stub,
-    ``io_timeout`` and ``idle_timeout`` the waits listed in the module docstring.  stats(): connections,
-    associations, threads, calls_in_progress, connections_accepted, connections_refused, pdus (framed,
-    in all)."""
+    after start()).  ``log`` takes refusals and tracebacks of Interface bugs, ``connection_log`` one line
+    per connection opened or closed (default: ``log``); default: the logging module.  ``max_stub`` bounds a
+    request's reassembled stub, ``io_timeout`` and ``idle_timeout`` the waits listed in the module docstring.
+    stats(): connections, associations, threads, calls_in_progress, connections_accepted, connections_refused,
+    pdus (framed, in all)."""
 
     def __init__(self, interfaces, host: str = "127.0.0.1", port: int = 0, *, log=None,
-                 max_connections: int = 4096, max_connections_per_peer: int = 256,
+                 connection_log=None, max_connections: int = 4096, max_connections_per_peer: int = 256,
                  max_stub: int = 16 * 1024 * 1024, io_timeout: float = 30.0, idle_timeout: float | None = 300.0,
                  users=None, min_auth_level: int = 1, computer_name: str = "mqspec"):
         self.registry = {}                     # abstract syntax uuid (bytes_le) + major (u16 LE) -> (iface, minor)
@@ -200,6 +200,7 @@ class DceRpcServer:
         self.secondary_address = b""
         self.stopping = False
         self._log = log
+        self._connection_log = connection_log
         self._lock = threading.Lock()          # what stats() and other threads read
         self._connections = {}                 # connection id -> Connection
         self._per_peer = collections.Counter()  # client address -> open connections
@@ -223,6 +224,13 @@ class DceRpcServer:
             self._log(line)
         else:
             _logger.info(line)
+
+    def log_connection(self, line: str) -> None:
+        """A connection opened or closed (mqspec serve writes these at --log-level debug only)."""
+        if self._connection_log is not None:
+            self._connection_log(line)
+        else:
+            self.log(line)
 
     def log_error(self, text: str) -> None:
         if self._log is not None:
@@ -470,7 +478,7 @@ class DceRpcServer:
                 self._admit(sock, peer)
             except OSError as exc:     # reset between accept() and its set-up: only that one is lost
                 sock.close()
-                self.log(f"dcerpc: connection from {peer[0]}:{peer[1]} lost while set up ({exc})")
+                self.log_connection(f"dcerpc: connection from {peer[0]}:{peer[1]} lost while set up ({exc})")
 
     def _admit(self, sock: socket.socket, peer) -> None:
         host = peer[0]
@@ -495,7 +503,7 @@ class DceRpcServer:
             self._per_peer[host] += 1
         self._events.selector.register(sock, selectors.EVENT_READ, functools.partial(self._ready, connection))
         connection.events = selectors.EVENT_READ
-        self.log(f"dcerpc: connection #{connection.id} from {peer[0]}:{peer[1]} opened")
+        self.log_connection(f"dcerpc: connection #{connection.id} from {peer[0]}:{peer[1]} opened")
 
     def _refuse(self, reason: str, peer) -> None:
         """One line for the first refusal of a kind; later ones are counted and summed up every few seconds
@@ -554,8 +562,8 @@ class DceRpcServer:
         if ended:
             self._end_group(group)
         group_text = f"{group.association.id:#010x}" if group is not None else "none"
-        self.log(f"dcerpc: connection #{connection.id} from {connection.peer[0]}:{connection.peer[1]} closed: "
-                 f"{reason}; assoc_group {group_text}, {connection.pdus} PDUs")
+        self.log_connection(f"dcerpc: connection #{connection.id} from {connection.peer[0]}:{connection.peer[1]} "
+                            f"closed: {reason}; assoc_group {group_text}, {connection.pdus} PDUs")
         with self._lock:
             self._connections.pop(connection.id, None)
             self._per_peer[connection.peer[0]] -= 1
