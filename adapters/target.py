@@ -259,7 +259,7 @@ class Target(ABC):
     @abstractmethod
     def create_queue(self, pathname: str, *, transactional: bool = False, quota: int = INFINITE,
                      journaling: bool = False, label: str = "", security: dict | None = None) -> CreateQueueOut:
-        """A new queue; `quota` is in kilobytes (0 to 0xFFFFFFFF, MS-MQDMPR 3.1.1.2; ValueError otherwise);
+        """A new queue; `quota` is in kilobytes (0 to 0xFFFFFFFF, MS-MQDMPR 3.1.1.2; refused otherwise);
         `security` (capability identities) is its owner and access list, {"owner": name, "dacl": [[allow|deny,
         trustee, rights], ...]} (trustees: identities, Everyone, Anonymous Logon)."""
 
@@ -335,7 +335,7 @@ class Target(ABC):
         raise TargetCapabilityError(self.name, "port_conflict")
 
     def set_queue_manager_quota(self, quota: int) -> None:
-        """QueueManager.QueueManagerQuota becomes `quota` bytes (0 to 0xFFFFFFFF, MS-MQDMPR 3.1.1.1; ValueError
+        """QueueManager.QueueManagerQuota becomes `quota` bytes (0 to 0xFFFFFFFF, MS-MQDMPR 3.1.1.1; refused
         otherwise) until the next reset (queue_manager_quota)."""
         raise TargetCapabilityError(self.name, "queue_manager_quota")
 
