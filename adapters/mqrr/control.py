@@ -13,12 +13,11 @@ Bytes travel as {"$bytes": BASE64}.  The operations (OPERATIONS) are the set-up
 and capability methods of adapters.target.Target, with the same arguments; the
 protocol path (RemoteRead) never goes through here.
 
-A request is refused before it is parsed when it is larger than MAX_REQUEST or holds
-more than MAX_TOKENS JSON separators (it would hold the event loop), parsed on a worker
-when it is larger than INLINE, faulted
-RPC_X_BAD_STUB_DATA when it is no such JSON or nests deeper than MAX_DEPTH, and
-answered with one error line when an argument is not of its operation's type and range
-(control_args.py).  On a server with accounts (--users), only its operators may run
+A request larger than MAX_REQUEST or holding more than MAX_TOKENS JSON separators is
+refused before it is parsed (it would hold the event loop), and one larger than INLINE
+is parsed and run on a worker; a request that is no such JSON or nests deeper than
+MAX_DEPTH faults RPC_X_BAD_STUB_DATA; an argument not of its operation's type and range
+is answered with one error line (control_args.py).  On a server with accounts (--users), only its operators may run
 anything but `identity` and `await_rundown` (decision D-130).  docs/control.md describes
 the interface for anyone writing a control adapter for another server (for a
 live Windows host, PowerShell's MSMQ cmdlets over WinRM would play this part).
