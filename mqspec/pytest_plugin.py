@@ -385,9 +385,13 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
-    """A scenario that showed a reading --profile does not allow fails, naming both readings."""
+    """A scenario that showed a reading --profile does not allow fails, naming both readings; a failing step that
+    names the clause it checks (steps/blame.py's ClauseFailure) gives the result's `cause`."""
     outcome = yield
     report = outcome.get_result()
+    clause = getattr(call.excinfo.value, "clause", None) if call.excinfo is not None else None
+    if report.when == "call" and report.failed and isinstance(clause, str):
+        item.user_properties.append(("cause", clause))   # the clause whose rule the failing step checks (blame.py)
     state = item.config.stash.get(RESULTS_KEY, None)
     if state is None or report.when != "call" or not report.passed:
         return
@@ -473,5 +477,7 @@ def pytest_sessionfinish(session, exitstatus):
                     for target, profile in state["profile"].items()},
         # issue 22: a target that showed two readings of one open decision, each with the first test showing it
         "mixed_readings": state.get("mixed", {}),
+        # what narrowed the run to part of the suite: such a run is incomplete, and never a target's headline
+        "selection": [f"--clause {clause}" for clause in session.config.getoption("clause")],
     }
     (state["results"] / "run.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
