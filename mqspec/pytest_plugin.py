@@ -47,6 +47,7 @@ from .catalogue import LEVELS, CatalogueError, load_catalogue
 from .coverage import scenario_clauses
 from .identity import target_identity, target_side
 from .parts import SUITE_FILES, SUITE_PARTS, part
+from .result_files import regroup_junit, standard_cucumber
 
 # The step vocabulary: every scenario's steps are defined in these modules (tests/test_step_vocabulary.py).
 pytest_plugins = [
@@ -149,6 +150,7 @@ def pytest_configure(config):
                                  "waivers": waivers, "demanded": demanded, "profile": {}, "clients": []}
     config.stash[RESULTS_KEY]["mixed"] = {}
     coexisting = frozenset(d.id for d in catalogue.decisions.values() if d.coexist)
+    config.pluginmanager.register(ResultFiles(), "mqspec-result-files")
     config.pluginmanager.register(ProfileCollector(config.stash[RESULTS_KEY]["profile"],
                                                     config.stash[RESULTS_KEY]["clients"],
                                                     config.stash[RESULTS_KEY]["mixed"], coexisting))
@@ -454,6 +456,18 @@ class ProfileCollector:
                 decision, _, reading = value.partition("=")
                 target = self.profile.setdefault(properties.get("target", "reference"), {})
                 target.setdefault(decision, set()).add(reading)
+
+
+class ResultFiles:
+    """After pytest and pytest-bdd wrote junit.xml and cucumber.json: their standard shapes (result_files.py)."""
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session) -> None:
+        option = session.config.option
+        for path, fix in ((option.xmlpath, regroup_junit), (getattr(option, "cucumber_json_path", None),
+                                                           standard_cucumber)):
+            if path and Path(path).is_file():
+                fix(Path(path))
 
 
 def pytest_sessionfinish(session, exitstatus):
