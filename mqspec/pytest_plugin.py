@@ -42,6 +42,7 @@ import uuid
 from pathlib import Path
 
 import pytest
+from pytest_bdd import reporting
 
 from .catalogue import LEVELS, CatalogueError, load_catalogue
 from .coverage import scenario_clauses
@@ -123,6 +124,7 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "decision(id): the decision of spec/decisions.md a scenario rests on")
     config.addinivalue_line("markers", "conformance: a scenario of the conformance suite")
     config.addinivalue_line("markers", "slow: a scenario tagged @slow (it waits in real time)")
+    config.pluginmanager.register(ResultFiles(), "mqspec-result-files")
     if hasattr(config, "workerinput"):
         return
     run_id = config.getoption("run_id") or new_run_id()
@@ -150,7 +152,6 @@ def pytest_configure(config):
                                  "waivers": waivers, "demanded": demanded, "profile": {}, "clients": []}
     config.stash[RESULTS_KEY]["mixed"] = {}
     coexisting = frozenset(d.id for d in catalogue.decisions.values() if d.coexist)
-    config.pluginmanager.register(ResultFiles(), "mqspec-result-files")
     config.pluginmanager.register(ProfileCollector(config.stash[RESULTS_KEY]["profile"],
                                                     config.stash[RESULTS_KEY]["clients"],
                                                     config.stash[RESULTS_KEY]["mixed"], coexisting))
@@ -459,10 +460,25 @@ class ProfileCollector:
 
 
 class ResultFiles:
-    """After pytest and pytest-bdd wrote junit.xml and cucumber.json: their standard shapes (result_files.py)."""
+    """After pytest and pytest-bdd wrote junit.xml and cucumber.json: their standard shapes (result_files.py).
+    A scenario's steps after the one that failed or skipped go into its report too, so cucumber.json lists them
+    (marked skipped there)."""
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        outcome = yield
+        context = reporting.test_report_context_registry.get(outcome.get_result())
+        scenario = reporting.scenario_reports_registry.get(item)
+        if context is None or scenario is None:
+            return
+        steps = context.scenario["steps"]
+        steps += [{"name": step.name, "type": step.type, "keyword": step.keyword, "line_number": step.line_number,
+                   "failed": True, "duration": 0.0} for step in scenario.scenario.steps[len(steps):]]
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session) -> None:
+        if hasattr(session.config, "workerinput"):
+            return
         option = session.config.option
         for path, fix in ((option.xmlpath, regroup_junit), (getattr(option, "cucumber_json_path", None),
                                                            standard_cucumber)):

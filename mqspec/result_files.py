@@ -5,8 +5,9 @@ pytest writes one <testsuite> for the whole run; `regroup_junit` gives each targ
 its counts, so CI views group the test cases by target (the test case names end in
 [<target name>], from features/conftest.py's ids).  pytest-bdd's cucumber.json carries a
 `language` key the standard Cucumber JSON schema (cucumber/cucumber-json-schema,
-schemas/cucumber-js.json) does not allow, tags without their "@", and steps without
-`arguments`; `standard_cucumber` fixes those in place.  Both run after the writers
+schemas/cucumber-js.json) does not allow, tags without their "@", steps without
+`arguments`, and leaves out the steps a failure or a skip kept from running (the plugin
+adds them; here they are marked skipped); `standard_cucumber` fixes those in place.  Both run after the writers
 (mqspec.pytest_plugin's ResultFiles, trylast), on the controller only.
 """
 
@@ -54,10 +55,15 @@ def standard_cucumber(path: Path) -> None:
         _tags(feature)
         for element in feature.get("elements") or []:
             _tags(element)
+            stopped = False   # a step after one that failed or skipped did not run
             for step in element.get("steps") or []:
                 step.setdefault("arguments", [])
                 result = step.setdefault("result", {})
+                if stopped:
+                    step["result"] = {"status": "skipped", "duration": 0}
+                result = step["result"]
                 result.setdefault("status", "skipped")
+                stopped = stopped or result["status"] != "passed"
     path.write_text(json.dumps(features, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
 
 
