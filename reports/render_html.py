@@ -61,7 +61,7 @@ def _summary(model: dict) -> str:
                     + "".join(f'<td class="n">{counts[v]}</td>' for v in VERDICTS)
                     + f'<td class="at-fault">{_e(fault)}</td></tr>')
     head = "".join(f"<th>{v}</th>" for v in ["target", "run", "verdict", *VERDICTS, "clauses at fault, first"])
-    return f'<table id="summary-table"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>''
+    return f'<table id="summary-table"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
 
 
 def _coverage(model: dict) -> str:
