@@ -292,7 +292,7 @@ def _certify(args) -> int:
     print(f"  report: {report.files['html']}")
     if not args.tracebacks:
         print(f"  pytest's output, tracebacks included: {log}")
-    return 1 if verdict == "NOT conformant" else 0   # incomplete: nothing failed, and the terminal says what was left out
+    return 1 if verdict == "NOT conformant" else 0   # incomplete: nothing failed; the terminal names what was not run
 
 
 def _named(url: str, name: str) -> str:
@@ -353,7 +353,7 @@ def _verdicts_without_report(results: Path, record: dict, status: int, catalogue
         print(f"  no report: {no_java}; `mqspec report {results}` makes it later")
     if not tracebacks:
         print(f"  pytest's output, tracebacks included: {log}")
-    return 1 if verdict == "NOT conformant" else 0   # incomplete: nothing failed, and the terminal says what was left out
+    return 1 if verdict == "NOT conformant" else 0   # incomplete: nothing failed; the terminal names what was not run
 
 
 def _run_verdict(model: dict, status: int) -> str:

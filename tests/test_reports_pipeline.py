@@ -205,3 +205,22 @@ def test_an_empty_input_list_and_an_unknown_baseline_run(spark, tmp_path):
         make_report(roles["runs"], tmp_path / "out", spark=spark, suite_version=SUITE, baseline_run="nope",
                     quiet=True)
     shutil.rmtree(tmp_path / "out", ignore_errors=True)
+
+
+def test_a_target_is_headlined_by_its_complete_run_and_a_cut_run_certifies_nothing(spark, tmp_path):
+    """A full run, then a one-clause run and an interrupted one: the report headlines the full run; a target seen
+    only in an interrupted run gets no certification record."""
+    clause = "MS-MQRR:3.1.4.7:16"
+    write_run(tmp_path / "r" / "a", "20260101T000000Z-aaaaaa", "2026-01-01T00:00:00+00:00",
+              [Case("test_a[reference]", [clause]), Case("test_b[reference]", ["MS-MQRR:3.1.4.7:17"])])
+    write_run(tmp_path / "r" / "b", "20260102T000000Z-bbbbbb", "2026-01-02T00:00:00+00:00",
+              [Case("test_a[reference]", [clause])], selection=[f"--clause {clause}"])
+    write_run(tmp_path / "r" / "c", "20260103T000000Z-cccccc", "2026-01-03T00:00:00+00:00",
+              [Case("test_a[other]", [clause])], targets=("other",), exit_status=2)
+    report = make_report([tmp_path / "r"], tmp_path / "out", spark=spark, suite_version=SUITE, quiet=True)
+    assert report.model["latest"]["reference"] == "20260101T000000Z-aaaaaa"
+    assert "record:reference" in report.files and "record:other" not in report.files
+    record = json.loads(report.files["record:reference"].read_text())
+    assert record["verdict"] == "incomplete" and not record["conformant"]   # the catalogue is not all run
+    assert record["not_run"] and all(isinstance(clauses, list) for clauses in record["not_run"].values())
+    assert "incomplete" in summary_lines(report.model)[0]
