@@ -92,7 +92,11 @@ def test_certification_records_are_sealed_and_carry_the_profile(made):
     altered = dict(record, conformant=True)
     assert not verifies(altered)
     other = json.loads(report.files[f"record:{SHOWN_TARGET}"].read_text())
-    assert other["conformant"] and "profile" not in other
+    # nothing failed, but the history exercised a few clauses only: incomplete, never conformant (D-140)
+    assert (other["verdict"], other["conformant"], other["at_fault"]) == ("incomplete", False, [])
+    assert "no scenario checks it" in other["not_run"] or "not selected in this run" in other["not_run"]
+    assert "profile" not in other
+    assert record["verdict"] == "not conformant" and record["at_fault"] == [roles["regressed"]]
 
 
 def test_no_output_repeats_a_targets_password(made):
@@ -114,6 +118,9 @@ def test_the_renderings(made):
     failures = [case.get("name") for case in reference.iter("testcase") if case.find("failure") is not None]
     assert failures == [roles["regressed"]] and int(reference.get("tests")) == sum(
         clause["side"] == "server" for clause in summary["clauses"])
+    # two targets, each clause once per target: (classname, name) never repeats, so CI views keep them apart
+    pairs = [(case.get("classname"), case.get("name")) for case in suites.iter("testcase")]
+    assert len(pairs) == len(set(pairs)) == 2 * int(reference.get("tests"))
     html = report.files["html"].read_text()
     assert "http://" not in html.replace('xmlns="http://www.w3.org/2000/svg"', "") and "https://" not in html
     assert "<script src" not in html and "<link" not in html
