@@ -8,8 +8,8 @@ the URL without user or port), so a baseline made on one port or host gates a ru
 on another.  Two JSON files of a few hundred verdicts each need no Spark: the rules
 are the report's own (history.changes for a regression: passed in the baseline,
 failed now; coverage.never_exercised for a testable MUST clause no current target
-passed or failed), in plain Python, and tests/test_reports_gate.py holds the two to
-the same answer.  A MUST clause that was waived is a recorded decision, not a gap.
+passed or failed), in plain Python; tests/test_reports_pipeline.py holds the
+coverage rule to the Spark stage's answer on the same report.  A MUST clause that was waived is a recorded decision, not a gap.
 
 What fails the gate, one line each: a clause at fault that regressed (its collateral
 counted on its line, reports/faults.py), a failing target the baseline does not
