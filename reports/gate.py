@@ -91,6 +91,9 @@ def model_verdicts(model: dict, source: Path) -> Verdicts:
     runs, verdicts = {}, {}
     for target in model["targets"]:
         name = target_name(target)
+        if name in runs:
+            raise ReportError(f"{source}: two targets go by the name {name}; give each its own (?name=NAME in its "
+                              "URL, or certify's --name)")
         runs[name] = model["latest"][target]
         verdicts[name] = {clause: _entry({**entry, "level": clauses[clause]["level"],
                                           "testable": clauses[clause]["testable"]})

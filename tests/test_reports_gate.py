@@ -100,3 +100,16 @@ def test_the_gate_reads_a_record_by_its_name_and_needs_no_spark(tmp_path):
     assert process.returncode == 1, process.stdout + process.stderr
     assert process.stdout.splitlines()[0] == f"mqspec: regression: {A} on acme: boom"
     assert took < 10, f"the gate took {took:.1f} s"   # it measures about 1 s; Spark alone needed 28-34 s
+
+
+def test_two_targets_of_one_name_are_refused_in_one_line(tmp_path):
+    import pytest
+
+    from mqspec.reports.errors import ReportError
+    from mqspec.reports.gate import model_verdicts
+    targets = ["mqrr://127.0.0.1:2103", "mqrr://127.0.0.1:2114"]   # one host, two ports, no names
+    model = {"targets": targets, "latest": dict.fromkeys(targets, "r"),
+             "clauses": [{"clause_id": A, "level": "MUST", "testable": True}],
+             "matrix": {target: {A: {"verdict": "passed", "reason": ""}} for target in targets}}
+    with pytest.raises(ReportError, match="two targets go by the name mqrr://127.0.0.1; give each its own"):
+        model_verdicts(model, tmp_path / "summary.json")
