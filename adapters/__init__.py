@@ -105,6 +105,8 @@ _ENVIRONMENT = {"user": "MQSPEC_USER", "domain": "MQSPEC_DOMAIN", "password": "M
 def _options(url: str, query: str, table: dict) -> dict:
     options = {}
     for key, value in parse_qsl(query, keep_blank_values=True):
+        if key == "name":   # the target's own name in records and the gate (mqspec.identity.target_name)
+            continue
         if key not in table:
             raise TargetError(f"unknown option {key!r} in {target_identity(url)!r}; known: {', '.join(sorted(table))}")
         name, kind = table[key]

@@ -14,6 +14,7 @@ import re
 import pytest
 
 from mqspec.adapters import TargetError, connect
+from mqspec.identity import target_name
 from mqspec.steps.world import World
 
 
@@ -45,7 +46,8 @@ def _remember_step_lookups() -> None:
 def pytest_generate_tests(metafunc):
     if "target_url" in metafunc.fixturenames:
         urls = metafunc.config.getoption("target") or ["reference"]
-        metafunc.parametrize("target_url", urls, ids=[url.split("?")[0] for url in urls], scope="function")
+        # each test case is named by its target's name (junit.xml, cucumber.json), never by an index
+        metafunc.parametrize("target_url", urls, ids=[target_name(url) for url in urls], scope="function")
 
 
 @pytest.fixture

@@ -10,13 +10,19 @@ after deleting the steps of hypothesis' example that the failure does not need.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis.stateful import run_state_machine_as_test
 
 from mqspec.steps.machine_cursors import CursorMachine
 from mqspec.steps.machine_lookups import LookupMachine
 from mqspec.steps.machine_reads import ReadMachine
+from mqspec.steps.machine_support import in_catalogue
 from mqspec.steps.machines import bind, machine_settings, minimise
+
+# the first line of a machine's failure (MachineBase.failure): where it stopped, and the clause whose rule broke
+STOPPED = re.compile(r"^(?P<machine>\w+) machine, step (?P<step>\d+): .*\((?P<clause>[A-Za-z-]+:[0-9A-Za-z.]+:\d\d)\)$")
 
 
 def marked(mark: str, *ids: str):
@@ -45,6 +51,7 @@ def run(machine, target_url: str, request) -> None:
         run_state_machine_as_test(bound, settings=machine_settings(deep))
     except AssertionError as error:
         report_readings(bound, request)
+        report_cause(str(error), request)
         shorter = minimise(bound)
         if shorter is None:
             raise
@@ -54,6 +61,15 @@ def run(machine, target_url: str, request) -> None:
             report.add_note(note)
         raise report from None
     report_readings(bound, request)
+
+
+def report_cause(failure: str, request) -> None:
+    """A failing machine fails the clause of the rule or invariant that broke (`cause`); its other clauses were not
+    judged, since it stopped there (`stopped`): properties the report reads (reports/verdicts.py)."""
+    stopped = STOPPED.match(failure.split("\n", 1)[0])
+    if stopped and in_catalogue(stopped["clause"]):
+        request.node.user_properties += [("cause", stopped["clause"]),
+                                         ("stopped", f"step {stopped['step']} of the {stopped['machine']} machine")]
 
 
 def report_readings(bound, request) -> None:

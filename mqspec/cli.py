@@ -5,7 +5,7 @@
                    [--skip-level LEVEL ...] [--profile P] [--deep] [--tracebacks] [--no-report]
                    [--master URL]
     mqspec report RESULTS... [--output DIR] [--master URL] [--baseline RUN_ID] [--any-suite-version]
-    mqspec gate --baseline FILE [CURRENT] [--master URL]
+    mqspec gate --baseline FILE [CURRENT]
     mqspec clauses [--untested] [--untestable]
     mqspec serve [--host H] [--port P] [--store PATH] [--target URL] [--allow-remote]
                  [--users FILE [--operators NAMES]] [--log-level debug|info|warning | --quiet]
@@ -51,6 +51,10 @@ def main(argv: list[str] | None = None) -> int:
                                   formatter_class=argparse.RawDescriptionHelpFormatter)
     certify.add_argument("--target", action="append", default=[], metavar="URL",
                          help="queue manager to certify (repeatable; default: reference, unless --client is given)")
+    certify.add_argument("--name", action="append", default=[], metavar="NAME",
+                         help="a name for the target given in the same place (the first --name names the first "
+                              "--target, ...; or ?name=NAME in its URL): records and the gate know it by that name, "
+                              "whatever port or host it answered on")
     certify.add_argument("--client", action="append", default=[], metavar="COMMAND",
                          help="MS-MQRR client to certify: the command that starts its shim (repeatable; "
                               "docs/client-shim.md)")
@@ -90,14 +94,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="also report runs made by other versions of the suite (default: only this one's)")
     gate = commands.add_parser("gate", help="fail on a regression or an uncovered MUST clause",
                                description="Compare the current verdicts with a baseline: exit 1 if a clause that "
-                                           "passed now fails, or a testable MUST clause was exercised by no target "
-                                           "(waived ones excepted), naming each in one line.")
+                                           "passed now fails (one line per clause at fault, its collateral "
+                                           "counted), a failing target is not in the baseline, or a testable MUST "
+                                           "clause was exercised by no target (waived ones excepted).  Targets "
+                                           "match by name: ?name=NAME in the URL or certify's --name, else the "
+                                           "URL without user and port.")
     gate.add_argument("--baseline", required=True, metavar="FILE",
                       help="a certification record (certification-<target>.json) or a report's summary.json")
     gate.add_argument("current", nargs="?", metavar="CURRENT",
                       help="a summary.json, certification record, report directory or results directory "
                            "(default: the newest ./results/*/report)")
-    gate.add_argument("--master", default="local[*]", metavar="URL", help="Spark master (default local[*])")
     clauses = commands.add_parser("clauses", help="summarise the clause catalogue")
     clauses.add_argument("--untested", action="store_true", help="list testable clauses no scenario checks")
     clauses.add_argument("--untestable", action="store_true",
@@ -199,6 +205,10 @@ def suite_arguments() -> list[str]:
 def _certify(args) -> int:
     from mqspec.adapters import TargetError, connect
     targets = args.target or ([] if args.client else ["reference"])
+    if len(args.name) > len(targets):
+        raise UsageError(f"--name {args.name[len(targets)]}: {len(targets)} target(s) to name, {len(args.name)} "
+                         "names; give one --name per --target, in the same order")
+    targets = [_named(url, name) for url, name in zip(targets, args.name)] + targets[len(args.name):]
     for url in targets:
         try:
             connect(url).close()
@@ -260,6 +270,9 @@ def _certify(args) -> int:
     set_hypothesis_home_dir(results.parent / ".hypothesis")
     shown = ", ".join([target_identity(url) for url in targets] + [f"the client `{c}`" for c in args.client])
     status = _run_pytest(pytest_args, log, args.tracebacks, f"certifying {shown}")
+    if status == pytest.ExitCode.INTERRUPTED:   # nothing certified: a record of half a run would overstate it
+        print(f"mqspec: interrupted; nothing certified (what ran is in {results})", file=sys.stderr)
+        return 130
     if status == pytest.ExitCode.NO_TESTS_COLLECTED:
         print("mqspec: no scenario matched the selection; nothing was certified", file=sys.stderr)
         return 1
@@ -271,7 +284,7 @@ def _certify(args) -> int:
     record = json.loads(record_path.read_text(encoding="utf-8"))
     where = f"results in {results}"
     from mqspec.reports.errors import ReportError
-    from mqspec.reports.summary import summary_lines
+    from mqspec.reports.summary import gate_forecast, summary_lines
     if args.no_report or no_java:
         return _verdicts_without_report(results, record, status, catalogue, log, args.tracebacks, no_java)
     from mqspec.reports.pipeline import make_report
@@ -281,18 +294,23 @@ def _certify(args) -> int:
         print(f"mqspec: the report could not be made: {error}", file=sys.stderr)
         _verdicts_without_report(results, record, status, catalogue, log, args.tracebacks, None)
         return 1
-    failed = any(counts["failed"] for counts in report.model["counts"].values())
-    conformant = status == 0 and not failed
-    verdict = "conformant" if conformant else "NOT conformant"
+    verdict = _run_verdict(report.model, status)
     print(f"mqspec: run {record['run_id']} on {', '.join(report.model['targets'])}: {verdict}; {where}")
-    for line in summary_lines(report.model):
+    for line in summary_lines(report.model) + [gate_forecast(report.model)]:
         print("  " + line)
     for error in report.errors:
         print(f"  input left out: {error}")
     print(f"  report: {report.files['html']}")
     if not args.tracebacks:
         print(f"  pytest's output, tracebacks included: {log}")
-    return 0 if conformant else 1
+    return 1 if verdict == "NOT conformant" else 0   # incomplete: nothing failed; the terminal names what was not run
+
+
+def _named(url: str, name: str) -> str:
+    if not name.strip():
+        raise UsageError("--name: give a name that is not empty")
+    from urllib.parse import quote
+    return url + ("&" if "?" in url else "?") + "name=" + quote(name, safe="")
 
 
 def _check_client(command: str) -> None:
@@ -331,23 +349,32 @@ def _verdicts_without_report(results: Path, record: dict, status: int, catalogue
                              no_java: str | None) -> int:
     """The clause verdicts of the run, computed without Spark (reports/tally.py), and why there is no report."""
     from mqspec.reports.errors import InputError
-    from mqspec.reports.summary import summary_lines
+    from mqspec.reports.summary import gate_forecast, summary_lines
     from mqspec.reports.tally import tally
     try:
         model = tally(results, catalogue)
     except InputError as error:
         print(f"mqspec: the verdicts could not be read: {error}", file=sys.stderr)
         return 1
-    conformant = status == 0 and not any(counts["failed"] for counts in model["counts"].values())
-    print(f"mqspec: run {record['run_id']} on {', '.join(model['targets'])}: "
-          f"{'conformant' if conformant else 'NOT conformant'}; results in {results}")
-    for line in summary_lines(model):
+    verdict = _run_verdict(model, status)
+    print(f"mqspec: run {record['run_id']} on {', '.join(model['targets'])}: {verdict}; results in {results}")
+    for line in summary_lines(model) + [gate_forecast(model)]:
         print("  " + line)
     if no_java:
         print(f"  no report: {no_java}; `mqspec report {results}` makes it later")
     if not tracebacks:
         print(f"  pytest's output, tracebacks included: {log}")
-    return 0 if conformant else 1
+    return 1 if verdict == "NOT conformant" else 0   # incomplete: nothing failed; the terminal names what was not run
+
+
+def _run_verdict(model: dict, status: int) -> str:
+    """The run's verdict over its targets (reports/record.py's verdict_of): NOT conformant if a target failed a
+    clause or pytest failed, else incomplete if a clause was not run, else conformant."""
+    from mqspec.reports.record import verdict_of
+    verdicts = {verdict_of(model["matrix"][target]) for target in model["targets"]}
+    if "not conformant" in verdicts or status != 0 or not model["targets"]:
+        return "NOT conformant"
+    return "incomplete" if "incomplete" in verdicts else "conformant"
 
 
 def _run_pytest(pytest_args: list[str], log: Path, show: bool, what: str) -> int:
@@ -435,35 +462,24 @@ def _report(args) -> int:
 
 
 def _gate(args) -> int:
-    import shutil
-    import tempfile
-
     from mqspec.reports.errors import ReportError
     from mqspec.reports.gate import evaluate, gate_lines, newest_report, read_verdicts
-    from mqspec.reports.session import start_session
-    scratch = Path(tempfile.mkdtemp(prefix="mqspec-gate-"))
     try:
         baseline = read_verdicts(Path(args.baseline), "--baseline")
         current = read_verdicts(Path(args.current) if args.current else newest_report(Path.cwd() / "results"),
                                 "current")
-        spark, _ = start_session(args.master, scratch / "spark.log", app="mqspec-gate", shuffle_partitions=1,
-                                 quick_jvm=True)
-        try:
-            result = evaluate(spark, baseline, current)
-        finally:
-            spark.stop()
+        result = evaluate(baseline, current)
     except ReportError as error:
         raise UsageError(str(error)) from None
-    finally:
-        shutil.rmtree(scratch, ignore_errors=True)
     for line in gate_lines(result):
         print(f"mqspec: {line}")
     if result.passed:
         print(f"mqspec: gate passed: {current.source} against {baseline.source}: no regression in "
               f"{result.compared} verdicts compared, every testable MUST clause exercised")
         return 0
-    print(f"mqspec: gate FAILED: {len(result.regressions)} regression(s), {len(result.uncovered)} uncovered MUST "
-          f"clause(s); {current.source} against {baseline.source}")
+    print(f"mqspec: gate FAILED: {len(result.regressions)} regression(s), {len(result.new_failing)} failing new "
+          f"target(s), {len(result.uncovered)} uncovered MUST clause(s); {current.source} against "
+          f"{baseline.source}")
     return 1
 
 

@@ -42,11 +42,13 @@ import uuid
 from pathlib import Path
 
 import pytest
+from pytest_bdd import reporting
 
 from .catalogue import LEVELS, CatalogueError, load_catalogue
 from .coverage import scenario_clauses
 from .identity import target_identity, target_side
 from .parts import SUITE_FILES, SUITE_PARTS, part
+from .result_files import regroup_junit, standard_cucumber
 
 # The step vocabulary: every scenario's steps are defined in these modules (tests/test_step_vocabulary.py).
 pytest_plugins = [
@@ -122,6 +124,7 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "decision(id): the decision of spec/decisions.md a scenario rests on")
     config.addinivalue_line("markers", "conformance: a scenario of the conformance suite")
     config.addinivalue_line("markers", "slow: a scenario tagged @slow (it waits in real time)")
+    config.pluginmanager.register(ResultFiles(), "mqspec-result-files")
     if hasattr(config, "workerinput"):
         return
     run_id = config.getoption("run_id") or new_run_id()
@@ -385,9 +388,13 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
-    """A scenario that showed a reading --profile does not allow fails, naming both readings."""
+    """A scenario that showed a reading --profile does not allow fails, naming both readings; a failing step that
+    names the clause it checks (steps/blame.py's ClauseFailure) gives the result's `cause`."""
     outcome = yield
     report = outcome.get_result()
+    clause = getattr(call.excinfo.value, "clause", None) if call.excinfo is not None else None
+    if report.when == "call" and report.failed and isinstance(clause, str):
+        item.user_properties.append(("cause", clause))   # the clause whose rule the failing step checks (blame.py)
     state = item.config.stash.get(RESULTS_KEY, None)
     if state is None or report.when != "call" or not report.passed:
         return
@@ -452,6 +459,33 @@ class ProfileCollector:
                 target.setdefault(decision, set()).add(reading)
 
 
+class ResultFiles:
+    """After pytest and pytest-bdd wrote junit.xml and cucumber.json: their standard shapes (result_files.py).
+    A scenario's steps after the one that failed or skipped go into its report too, so cucumber.json lists them
+    (marked skipped there)."""
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        outcome = yield
+        context = reporting.test_report_context_registry.get(outcome.get_result())
+        scenario = reporting.scenario_reports_registry.get(item)
+        if context is None or scenario is None:
+            return
+        steps = context.scenario["steps"]
+        steps += [{"name": step.name, "type": step.type, "keyword": step.keyword, "line_number": step.line_number,
+                   "failed": True, "duration": 0.0} for step in scenario.scenario.steps[len(steps):]]
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session) -> None:
+        if hasattr(session.config, "workerinput"):
+            return
+        option = session.config.option
+        for path, fix in ((option.xmlpath, regroup_junit), (getattr(option, "cucumber_json_path", None),
+                                                           standard_cucumber)):
+            if path and Path(path).is_file():
+                fix(Path(path))
+
+
 def pytest_sessionfinish(session, exitstatus):
     state = session.config.stash.get(RESULTS_KEY, None)
     if state is None:
@@ -473,5 +507,7 @@ def pytest_sessionfinish(session, exitstatus):
                     for target, profile in state["profile"].items()},
         # issue 22: a target that showed two readings of one open decision, each with the first test showing it
         "mixed_readings": state.get("mixed", {}),
+        # what narrowed the run to part of the suite: such a run is incomplete, and never a target's headline
+        "selection": [f"--clause {clause}" for clause in session.config.getoption("clause")],
     }
     (state["results"] / "run.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")

@@ -43,7 +43,7 @@ def read_cucumber(path: Path, run_id: str) -> tuple[list[dict], list[dict]]:
                     "run_id": run_id, "name": name, "feature_uri": feature.get("uri", ""),
                     "feature_name": feature.get("name", ""), "scenario_name": element.get("name", ""),
                     "scenario_line": int(element.get("line") or 0),
-                    "tags": [tag["name"] for tag in element.get("tags") or []]})
+                    "tags": [tag["name"].removeprefix("@") for tag in element.get("tags") or []]})
                 for index, step in enumerate(element.get("steps") or []):
                     result = step.get("result") or {}
                     steps.append({

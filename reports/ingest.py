@@ -107,7 +107,8 @@ def run_row(run: Run, targets: list[str]) -> dict:
             "waived_clauses": {str(k): str(v) for k, v in (record.get("waived_clauses") or {}).items()},
             "skipped_levels": [str(level) for level in record.get("skipped_levels") or []],
             "profile_json": json.dumps(profile) if profile is not None else None,
-            "demanded_profile_json": json.dumps(demanded) if demanded is not None else None}
+            "demanded_profile_json": json.dumps(demanded) if demanded is not None else None,
+            "selection": [str(part) for part in record.get("selection") or []]}
 
 
 def load_staged(spark: SparkSession, staging: Staging, tables: Path) -> dict[str, str]:

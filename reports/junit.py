@@ -2,7 +2,7 @@
 
 pytest writes one <testcase> per scenario (or stateful machine) and target, with
 <property name="clause" value="..."/> per clause it checks, "target", and whatever
-else the suite's plugin adds ("decision", "reading", ...).  Properties are kept
+else the suite's plugin adds ("decision", "reading", "cause", "stopped", ...).  Properties are kept
 generically, one (name, value) row each; the clauses, decisions and readings are
 also kept on the result row itself (sorted, distinct), which is what the verdicts
 use.  A test case without a clause property is a unit test of the project, not a
@@ -63,6 +63,11 @@ def read_junit(path: Path, run_id: str, targets: list[str], known_clauses) -> tu
             # the verdict stages need these three with every result: kept on the row, so no join brings them
             for key, name in (("clauses", "clause"), ("decisions", "decision"), ("readings", "reading")):
                 row[key] = sorted({value for kind, value in pairs if kind == name})
+            # a failure's cause (reports/faults.py) is one of the clauses it bears on, tagged or not
+            row["cause"] = next((value for kind, value in pairs if kind == "cause" and value in known_clauses), "")
+            row["stopped"] = next((value for kind, value in pairs if kind == "stopped"), "")
+            if row["cause"] and row["cause"] not in row["clauses"]:
+                row["clauses"] = sorted(row["clauses"] + [row["cause"]])
             results.append(row)
             properties += [{"run_id": run_id, "target": row["target"], "name": row["name"], "property": name,
                             "value": target_identity(value) if name == "target" else value}

@@ -15,17 +15,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 from pyspark.sql import SparkSession, functions as F
 
+from .faults import clause_order
 from .strength import strength_model
 from .verdicts import scenario_verdicts
 
 FORMAT = "mqspec report 1"
 WORKERS = 3
-
-
-def clause_order(clause_id: str) -> tuple:
-    """MS-MQRR:3.1.4.10:02 after MS-MQRR:3.1.4.9:05: sections compare number by number."""
-    document, section, number = clause_id.split(":")
-    return document, [(0, int(part), "") if part.isdigit() else (1, 0, part) for part in section.split(".")], number
 
 
 def _rows(frame, *order) -> list[dict]:
@@ -47,13 +42,14 @@ def build_model(spark: SparkSession, paths: dict[str, str], errors, *, master: s
         "runs": (table("runs").drop("results_dir"), ("started", "run_id")),
         "clauses": (table("clauses"), ("clause_id",)),
         "decisions": (table("decisions"), ("decision_id",)),
-        "verdicts": (current.select("target", "clause_id", "verdict", "reason", "scenarios", "passed", "failed",
-                                    "not_run", "waived"), ("target", "clause_id")),
+        "verdicts": (current.select("target", "clause_id", "verdict", "reason", "fault", "cause", "scenarios",
+                                    "passed", "failed", "not_run", "waived"), ("target", "clause_id")),
         "scenarios": (scenario_verdicts(table("results").where(in_latest))
                       .join(latest, ["target", "run_id"], "left_semi")
                       .join(table("scenario_runs").drop("tags").where(in_latest), ["run_id", "name"], "left")
                       .select("target", "run_id", "name", "feature_uri", "scenario_name", "scenario_line", "verdict",
-                              "reason", "outcome", "duration", "clauses", "decisions", "readings", "message",
+                              "reason", "outcome", "duration", "clauses", "decisions", "readings", "cause", "stopped",
+                              "message",
                               F.when(F.col("verdict") == "failed", F.col("detail")).alias("detail")),
                       ("target", "feature_uri", "scenario_line", "name")),
         "steps": (table("steps").where(in_latest)

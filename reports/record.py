@@ -17,9 +17,32 @@ import hashlib
 import json
 import re
 
-from mqspec.identity import target_side
+from mqspec.identity import target_name, target_side
+
+from .faults import ranked
 
 FORMAT = "mqspec certification record 1"
+COMPLETE = (0, 1)   # pytest's exit statuses of a run that went to its end (2: interrupted, 3-4: broken, 5: empty)
+
+
+def verdict_of(verdicts: dict[str, dict]) -> str:
+    """conformant only when every testable clause of the target's side was judged (passed, or waived by a recorded
+    decision) and none failed (D-140); a failure makes it "not conformant", a clause not run "incomplete"."""
+    if any(row["verdict"] == "failed" for row in verdicts.values()):
+        return "not conformant"
+    if any(row["verdict"] == "not run" for row in verdicts.values()):
+        return "incomplete"
+    return "conformant"
+
+
+def not_run(verdicts: dict[str, dict]) -> dict[str, list[str]]:
+    """why -> the clauses not run for that reason, in catalogue order."""
+    from .faults import clause_order
+    found: dict[str, list[str]] = {}
+    for clause, row in verdicts.items():
+        if row["verdict"] == "not run":
+            found.setdefault(row["reason"] or "no reason given", []).append(clause)
+    return {why: sorted(clauses, key=clause_order) for why, clauses in sorted(found.items())}
 
 
 def canonical(document: dict) -> bytes:
@@ -43,18 +66,27 @@ def certification_record(model: dict, target: str) -> dict:
         clause = clauses[clause_id]
         verdicts[clause_id] = {"verdict": row["verdict"], "reason": row["reason"], "level": clause["level"],
                                "testable": clause["testable"]}
+        if row.get("fault"):   # a failed clause: at fault, or collateral of its cause (faults.py)
+            verdicts[clause_id].update(fault=row["fault"], cause=row.get("cause") or "")
     counts = model["counts"][target]
+    verdict = verdict_of(verdicts)
+    at_fault, collateral = ranked(verdicts)
     record = {
         "format": FORMAT,
         "target": target,
+        "name": target_name(target),   # what the gate matches a baseline's target with
         "side": target_side(target),   # a client is certified by the client's clauses, a server by the server's
         "run_id": run["run_id"],
         "started": run["started"],
         "finished": run["finished"],
         "suite_version": run["suite_version"],
         "spec_revisions": dict(sorted((run["spec_revisions"] or {}).items())),
-        "conformant": counts["failed"] == 0,
+        "conformant": verdict == "conformant",
+        "verdict": verdict,
         "counts": counts,
+        "at_fault": [clause for clause, _, _ in at_fault],   # the clauses at fault, the misread first
+        "collateral": [clause for clause, _ in collateral],
+        "not_run": not_run(verdicts),
         "verdicts": verdicts,
         "waivers": dict(sorted((run["waived_clauses"] or {}).items())),
         "skipped_levels": sorted(run["skipped_levels"] or []),

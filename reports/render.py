@@ -4,7 +4,7 @@
     summary.json                the model without the drill-down, for machines
     summary.md                  a short Markdown summary, for CI comments
     clauses.junit.xml           one test case per clause and target, for CI test views
-    certification-<target>.json the certification record of each target (record.py)
+    certification-<target>.json the certification record of each target (record.py) whose run completed
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .record import certification_record, record_file_name
+from .record import COMPLETE, certification_record, record_file_name
 from .render_html import render_html
 from .render_junit import render_junit
 from .render_markdown import render_markdown
@@ -21,7 +21,10 @@ from .render_markdown import render_markdown
 def render_all(model: dict, output: Path) -> dict[str, Path]:
     files: dict[str, Path] = {}
     records = {}
+    exit_status = {run["run_id"]: run["exit_status"] for run in model["runs"]}
     for target in model["targets"]:
+        if exit_status.get(model["latest"][target]) not in COMPLETE:
+            continue   # an interrupted or broken run certifies nothing: its record would overstate it
         record = certification_record(model, target)
         path = output / record_file_name(target)
         path.write_text(json.dumps(record, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")

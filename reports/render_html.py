@@ -25,6 +25,8 @@ from html import escape
 from pathlib import Path
 
 from .charts import STRENGTH, STRENGTH_COLORS, STRENGTH_KEYS, VERDICTS, history_bars, horizontal_bars, legend
+from .faults import ranked
+from .record import verdict_of
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 HISTORY_RUNS = 40
@@ -48,11 +50,17 @@ def _summary(model: dict) -> str:
     rows = []
     for target in model["targets"]:
         counts = model["counts"][target]
-        badge = ('<span class="badge ok">conformant</span>' if counts["failed"] == 0
-                 else '<span class="badge bad">NOT conformant</span>')
+        verdict = verdict_of(model["matrix"][target])
+        badge = {"conformant": '<span class="badge ok">conformant</span>',
+                 "incomplete": f'<span class="badge bad">incomplete: {counts["not run"]} not run</span>',
+                 "not conformant": '<span class="badge bad">NOT conformant</span>'}[verdict]
+        at_fault, collateral = ranked(model["matrix"][target])
+        fault = ", ".join(f"{clause}" + (f" (+{explains - 1} collateral)" if explains > 1 else "")
+                          for clause, _, explains in at_fault[:5]) + (" ..." if len(at_fault) > 5 else "")
         rows.append(f"<tr><td><code>{_e(target)}</code></td><td>{_e(model['latest'][target])}</td><td>{badge}</td>"
-                    + "".join(f'<td class="n">{counts[v]}</td>' for v in VERDICTS) + "</tr>")
-    head = "".join(f"<th>{v}</th>" for v in ["target", "run", "verdict", *VERDICTS])
+                    + "".join(f'<td class="n">{counts[v]}</td>' for v in VERDICTS)
+                    + f'<td class="at-fault">{_e(fault)}</td></tr>')
+    head = "".join(f"<th>{v}</th>" for v in ["target", "run", "verdict", *VERDICTS, "clauses at fault, first"])
     return f'<table id="summary-table"><thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>'
 
 

@@ -1,13 +1,17 @@
 """A short Markdown summary of a report, small enough for a CI comment.
 
-Per target: the verdict and the clause counts; then the failing clauses with the
-first line of their failure, regressions and fixes against the baseline, MUST
+Per target: the verdict and the clause counts; then the failing clauses, those at
+fault first (the likeliest cause first) with the first line of their failure, then
+their collateral, regressions and fixes against the baseline, MUST
 clauses never exercised, flaky clauses, the suite's strength (kill rate by area,
 survivors, mutation score) when given, and the inputs left out, each list cut
 at LIMIT lines with the number left out said.
 """
 
 from __future__ import annotations
+
+from .faults import ranked
+from .record import verdict_of
 
 LIMIT = 20
 VERDICTS = ("passed", "failed", "not run", "waived", "untestable")
@@ -35,14 +39,18 @@ def render_markdown(model: dict) -> str:
             "|---|---|---|" + "---:|" * len(VERDICTS)] if model["targets"] else []   # none: strength results alone
     for target in model["targets"]:
         counts = model["counts"][target]
-        verdict = "conformant" if counts["failed"] == 0 else "**NOT conformant**"
+        verdict = {"conformant": "conformant", "incomplete": f"**incomplete: {counts['not run']} not run**",
+                   "not conformant": "**NOT conformant**"}[verdict_of(model["matrix"][target])]
         out.append(f"| `{_cell(target)}` | {model['latest'][target]} | {verdict} | "
                    + " | ".join(str(counts[v]) for v in VERDICTS) + " |")
     out.append("")
-    failing = [f"- `{clause}` on `{_cell(target)}`: {_cell(row['reason'])}"
-               for target in model["targets"] for clause, row in sorted(model["matrix"][target].items())
-               if row["verdict"] == "failed"]
-    out += _listing("Failing clauses", failing)
+    ranking = {target: ranked(model["matrix"][target]) for target in model["targets"]}
+    out += _listing("Clauses at fault, the likeliest cause first", [
+        f"- `{clause}` on `{_cell(target)}`{f' (explains {explains - 1} more)' if explains > 1 else ''}: "
+        f"{_cell(row['reason'])}" for target in model["targets"] for clause, row, explains in ranking[target][0]])
+    out += _listing("Collateral: failed because of a clause at fault", [
+        f"- `{clause}` on `{_cell(target)}`, because of `{row['cause']}`"
+        for target in model["targets"] for clause, row in ranking[target][1]])
     out += _listing("Regressions", [f"- `{c['clause_id']}` on `{_cell(c['target'])}`: passed in {c['baseline_run']}, "
                                     f"failed in {c['current_run']}: {_cell(c['reason'])}"
                                     for c in model["changes"] if c["change"] == "regression"])

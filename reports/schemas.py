@@ -31,9 +31,10 @@ STRINGS = ArrayType(S)
 RUNS = _schema(("run_id", S), ("results_dir", S), ("suite_version", S), ("started", S), ("finished", S),
                ("exit_status", I), ("targets", STRINGS), ("spec_revisions", MapType(S, S)),
                ("waived_clauses", MapType(S, S)), ("skipped_levels", STRINGS), ("profile_json", S),
-               ("demanded_profile_json", S))
+               ("demanded_profile_json", S), ("selection", STRINGS))
 RESULTS = _schema(("run_id", S), ("target", S), ("name", S), ("classname", S), ("duration", D), ("outcome", S),
-                  ("message", S), ("detail", S), ("clauses", STRINGS), ("decisions", STRINGS), ("readings", STRINGS))
+                  ("message", S), ("detail", S), ("clauses", STRINGS), ("decisions", STRINGS), ("readings", STRINGS),
+                  ("cause", S), ("stopped", S))
 PROPERTIES = _schema(("run_id", S), ("target", S), ("name", S), ("property", S), ("value", S))
 SCENARIO_RUNS = _schema(("run_id", S), ("name", S), ("feature_uri", S), ("feature_name", S), ("scenario_name", S),
                         ("scenario_line", I), ("tags", STRINGS))

@@ -18,6 +18,7 @@ from mqspec.catalogue import Catalogue
 from mqspec.identity import target_identity, target_side
 
 from .errors import InputError
+from .faults import bearing
 from .junit import read_junit
 from .suite import scenario_rows
 
@@ -55,16 +56,18 @@ def tally(results: Path, catalogue: Catalogue) -> dict:
         raise InputError(results / "run.json", f"cannot read it ({error})") from None
     rows, _, _ = read_junit(results / "junit.xml", run["run_id"], run["targets"], catalogue.clauses)
     covered = {clause for row in scenario_rows()[0] for clause in row["clauses"]}
-    seen: dict[tuple[str, str], list[tuple[str, str, str]]] = {}   # (target, clause) -> [(verdict, name, reason)]
+    # (target, clause) -> [(verdict, name, reason, collateral_of)]
+    seen: dict[tuple[str, str], list[tuple[str, str, str, str]]] = {}
     for row in rows:
         verdict, reason = scenario_verdict(row)
         waived = WAIVED_CLAUSE.match(row["message"] or "") if verdict == "waived" else None
         for clause in row["clauses"]:
             if waived and waived.group(1) != clause:   # waived for another of its clauses: not run for this one
                 seen.setdefault((row["target"], clause), []).append(("not run", row["name"],
-                                                                     "waived with " + waived.group(1)))
+                                                                     "waived with " + waived.group(1), ""))
             else:
-                seen.setdefault((row["target"], clause), []).append((verdict, row["name"], reason))
+                kind, why, collateral_of = bearing(verdict, reason, clause, row["cause"], row["stopped"])
+                seen.setdefault((row["target"], clause), []).append((kind, row["name"], why, collateral_of))
     targets = list(dict.fromkeys(target_identity(target) for target in run["targets"]))
     waived_clauses, skipped = run.get("waived_clauses") or {}, set(run.get("skipped_levels") or [])
     matrix = {}
@@ -73,24 +76,33 @@ def tally(results: Path, catalogue: Catalogue) -> dict:
         for clause in catalogue.clauses.values():
             if clause.side != target_side(target):   # judged only by its own side's clauses (verdicts.py)
                 continue
-            verdict, reason = _clause_verdict(clause, seen.get((target, clause.id), []), covered, waived_clauses,
-                                              skipped)
-            matrix[target][clause.id] = {"verdict": verdict, "reason": reason}
+            matrix[target][clause.id] = _clause_verdict(clause, seen.get((target, clause.id), []), covered,
+                                                        waived_clauses, skipped)
     counts = {target: {name: sum(1 for row in matrix[target].values() if row["verdict"] == name)
                        for name in ("passed", "failed", "not run", "waived", "untestable")} for target in targets}
     return {"targets": targets, "latest": {target: run["run_id"] for target in targets}, "counts": counts,
             "matrix": matrix, "changes": [], "strength": None}
 
 
-def _clause_verdict(clause, found, covered, waived_clauses, skipped) -> tuple[str, str]:
+def _clause_verdict(clause, found, covered, waived_clauses, skipped) -> dict:
     for verdict in ORDER:
-        reasons = sorted((name, reason) for kind, name, reason in found if kind == verdict)
-        if reasons:
-            return verdict, reasons[0][1]
+        reasons = sorted((name, reason, collateral_of) for kind, name, reason, collateral_of in found
+                         if kind == verdict)
+        if not reasons:
+            continue
+        if verdict != "failed":
+            return _row(verdict, reasons[0][1])
+        at_fault = any(not collateral_of for _, _, collateral_of in reasons)
+        return _row(verdict, reasons[0][1], "at fault" if at_fault else "collateral",
+                    "" if at_fault else reasons[0][2])
     if not clause.testable:
-        return "untestable", clause.reason
+        return _row("untestable", clause.reason)
     if clause.id in waived_clauses:
-        return "waived", waived_clauses[clause.id]
+        return _row("waived", waived_clauses[clause.id])
     if clause.level in skipped:
-        return "waived", f"level {clause.level} skipped"
-    return "not run", "not selected in this run" if clause.id in covered else "no scenario checks it"
+        return _row("waived", f"level {clause.level} skipped")
+    return _row("not run", "not selected in this run" if clause.id in covered else "no scenario checks it")
+
+
+def _row(verdict: str, reason: str, fault: str = "", cause: str = "") -> dict:
+    return {"verdict": verdict, "reason": reason, "fault": fault, "cause": cause}

@@ -21,6 +21,10 @@ clauses of the side of MS-MQRR it plays (a clause's `side`; a target named
 for every (run, target), so each target's column has no holes, and the other
 side's clauses are simply not its business.
 
+A failing result that names its cause (the clause whose rule broke) fails that clause as at fault; its
+other clauses fail as collateral, or, for a stateful machine that stopped there, are "not judged"
+(reports/faults.py says the rule; the terminal, the gate and the report lead with the clauses at fault).
+
 Ties are broken by the scenario's name, so the same input gives the same reason
 whatever the partitioning (local[*] or a cluster).
 """
@@ -63,26 +67,33 @@ def scenario_verdicts(results: DataFrame) -> DataFrame:
                     F.coalesce("clauses", F.array().cast("array<string>")).alias("clauses"),
                     F.coalesce("decisions", F.array().cast("array<string>")).alias("decisions"),
                     F.coalesce("readings", F.array().cast("array<string>")).alias("readings"),
+                    F.coalesce("cause", F.lit("")).alias("cause"), F.coalesce("stopped", F.lit("")).alias("stopped"),
                     "message", "detail"))
 
 
 def clause_results(scenarios: DataFrame) -> DataFrame:
-    """One row per (run_id, target, clause_id, scenario): the scenario's verdict as it bears on that clause."""
-    exploded = scenarios.select("run_id", "target", "name", "verdict", "reason", "waived_clause",
-                                F.explode("clauses").alias("clause_id"))
+    """One row per (run_id, target, clause_id, scenario): the scenario's verdict as it bears on that clause, and
+    the clause it failed because of (collateral_of; faults.bearing says the rule)."""
+    exploded = scenarios.select("run_id", "target", "name", "verdict", "reason", "waived_clause", "cause",
+                                "stopped", F.explode("clauses").alias("clause_id"))
     other = (F.col("verdict") == "waived") & (F.col("waived_clause") != "") & (
         F.col("waived_clause") != F.col("clause_id"))
+    elsewhere = (F.col("verdict") == "failed") & (F.col("cause") != "") & (F.col("cause") != F.col("clause_id"))
+    not_judged = elsewhere & (F.col("stopped") != "")
     return exploded.select(
         "run_id", "target", "clause_id", "name",
-        F.when(other, "not run").otherwise(F.col("verdict")).alias("verdict"),
-        F.when(other, F.concat(F.lit("waived with "), F.col("waived_clause"))).otherwise(F.col("reason"))
-        .alias("reason"))
+        F.when(other | not_judged, "not run").otherwise(F.col("verdict")).alias("verdict"),
+        F.when(other, F.concat(F.lit("waived with "), F.col("waived_clause")))
+        .when(not_judged, F.concat(F.lit("not judged (the machine stopped at "), F.col("stopped"), F.lit(", on "),
+                                   F.col("cause"), F.lit(")")))
+        .otherwise(F.col("reason")).alias("reason"),
+        F.when(elsewhere & ~not_judged, F.col("cause")).otherwise(F.lit("")).alias("collateral_of"))
 
 
 def run_targets(runs: DataFrame) -> DataFrame:
     """One row per (run_id, target) with what the run record says of it, and the side of MS-MQRR it plays."""
     targets = runs.select("run_id", F.explode("targets").alias("target"), "suite_version", "started",
-                          "waived_clauses", "skipped_levels")
+                          "waived_clauses", "skipped_levels", "exit_status", "selection")
     # the one rule of mqspec.identity.target_side, as a column
     return targets.withColumn("side", F.when(F.col("target").startswith(CLIENT), "client").otherwise("server"))
 
@@ -100,7 +111,12 @@ def clause_verdicts(results: DataFrame, clauses: DataFrame, runs: DataFrame, sui
         F.count(F.lit(1)).cast("int").alias("scenarios"), count("passed").alias("passed"),
         count("failed").alias("failed"), count("not run").alias("not_run"), count("waived").alias("waived"),
         first_reason("failed").alias("failed_reason"), first_reason("not run").alias("not_run_reason"),
-        first_reason("waived").alias("waived_reason"))
+        first_reason("waived").alias("waived_reason"),
+        F.sum(F.when((F.col("verdict") == "failed") & (F.col("collateral_of") == ""), 1).otherwise(0)).cast("int")
+        .alias("at_fault"),
+        # the cause the first failing result by name gives (faults.py: collateral of it)
+        F.min(F.when(F.col("verdict") == "failed", F.struct("name", "collateral_of")))["collateral_of"]
+        .alias("first_cause"))
     covered = (suite_scenarios.select(F.explode("clauses").alias("clause_id")).distinct()
                .withColumn("has_scenario", F.lit(True)))
     # only the keys of the grid travel through the join's shuffle; the clause's and the run's own columns
@@ -132,12 +148,19 @@ def clause_verdicts(results: DataFrame, clauses: DataFrame, runs: DataFrame, sui
     return grid.select(
         "run_id", "target", "suite_version", "started", "clause_id", "document", "section", "section_title",
         "level", "testable", verdict.alias("verdict"), F.coalesce(reason, F.lit("")).alias("reason"),
+        F.when(F.col("failed") > 0, F.when(F.col("at_fault") > 0, "at fault").otherwise("collateral"))
+        .otherwise(F.lit("")).alias("fault"),
+        F.when((F.col("failed") > 0) & (F.col("at_fault") == 0), F.col("first_cause")).otherwise(F.lit(""))
+        .alias("cause"),
         *[F.coalesce(name, zero).alias(name) for name in ("scenarios", "passed", "failed", "not_run", "waived")],
         F.coalesce("has_scenario", F.lit(False)).alias("has_scenario"))
 
 
 def latest_runs(runs: DataFrame, rank: int = 1) -> DataFrame:
-    """(target, run_id) of each target's latest run (rank 1), or the one before it (rank 2), by start time."""
-    order = Window.partitionBy("target").orderBy(F.col("started").desc(), F.col("run_id").desc())
+    """(target, run_id) of each target's latest run (rank 1), or the one before it (rank 2), by start time; a
+    complete run (it went to its end, every scenario selected: record.COMPLETE, no `selection` in run.json) comes
+    before any that is not, so a one-clause run never stands for a target that has a full one."""
+    complete = F.col("exit_status").isin(0, 1) & (F.size(F.coalesce("selection", F.array())) == 0)
+    order = Window.partitionBy("target").orderBy(complete.desc(), F.col("started").desc(), F.col("run_id").desc())
     return (run_targets(runs).withColumn("rank", F.row_number().over(order))
             .where(F.col("rank") == rank).select("target", "run_id"))

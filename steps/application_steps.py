@@ -16,6 +16,7 @@ from pytest_bdd import given, then, when
 from mqspec.adapters import MessageProperties
 from mqspec.protocol.hresult import HRESULT, describe
 
+from .blame import ClauseFailure
 from .client_rules import RULES, judge
 from .client_world import ClientWorld, SentMessage, body_of
 from .packet_reader import read_sections
@@ -336,5 +337,12 @@ def judge_holds(world: ClientWorld, queue, names):
 @then(phrase("the client {rule}", rule="|".join(re.escape(sentence) for sentence in RULES)))
 def client_keeps(world: ClientWorld, rule):
     problems = judge(world, rule)
-    assert not problems, f"the client broke the rule that it {rule} ({', '.join(RULES[rule].clauses)}):\n  " + \
+    if not problems:
+        return
+    message = f"the client broke the rule that it {rule} ({', '.join(RULES[rule].clauses)}):\n  " + \
         "\n  ".join(problems)
+    only = RULES[rule].clauses[0] if len(RULES[rule].clauses) == 1 else None
+    cause = next((problem.clause for problem in problems if getattr(problem, "clause", None)), only)
+    if cause:   # the one clause the broken promise names: the cause (steps/blame.py)
+        raise ClauseFailure(message, cause)
+    raise AssertionError(message)

@@ -43,6 +43,21 @@ ZERO_UOW = "00" * 16
 NULL_HANDLE = "00" * 20
 
 
+# the clause a Start owes its End to (MS-MQRR 3.1.4.7, 3.1.4.13): the cause of a receive never ended
+ENDED_BY = {"R_StartReceive": "MS-MQRR:3.1.4.7:01", "R_StartTransactionalReceive": "MS-MQRR:3.1.4.13:01"}
+
+
+class Problem(str):
+    """A broken promise that knows the clause it breaks, when the rule alone cannot say which of its clauses."""
+
+    clause: str | None = None
+
+    def __new__(cls, text: str, clause: str | None = None) -> "Problem":
+        problem = super().__new__(cls, text)
+        problem.clause = clause
+        return problem
+
+
 def _ok(call: dict) -> bool:
     return call["done"] and call["fault"] is None and not call["dropped"] and call["status"] == HRESULT.MQ_OK
 
@@ -205,9 +220,10 @@ def paired_every_receive(world, calls) -> list[str]:
             other = [call for call in calls.records[start["seq"] + 1:]
                      if call["method"] in ENDS.values()
                      and (call["args"] or {}).get("dwRequestId") == args["dwRequestId"]]
-            problems.append(f"{_name(start)} (dwRequestId {args['dwRequestId']}) got a message and no {end} with "
-                            "its handle and dwRequestId followed"
-                            + (f" (the client sent {_name(other[0])} instead)" if other else ""))
+            problems.append(Problem(f"{_name(start)} (dwRequestId {args['dwRequestId']}) got a message and no {end} "
+                                    "with its handle and dwRequestId followed"
+                                    + (f" (the client sent {_name(other[0])} instead)" if other else ""),
+                                    ENDED_BY[start["method"]]))
     return problems
 
 
@@ -481,7 +497,7 @@ def operation_sequences(world, calls) -> list[str]:
     for asked in world.asked:
         if asked.reply is None or asked.op not in SEQUENCES:
             continue
-        problems += [f"{asked.op} {_shown(asked.args)}: {problem}"
+        problems += [Problem(f"{asked.op} {_shown(asked.args)}: {problem}", getattr(problem, "clause", None))
                      for problem in SEQUENCES[asked.op](world, calls, asked, _during(calls, asked))]
     return problems
 
@@ -534,7 +550,8 @@ def _read_sequence(world: ClientWorld, calls: Calls, asked: Asked, window: list[
     if _ok(start):
         end_method = ENDS[start["method"]]
         if not any(end["method"] == end_method for end in ends):
-            problems.append(f"no {end_method} before the application was answered")
+            problems.append(Problem(f"no {end_method} before the application was answered",
+                                    ENDED_BY[start["method"]]))
         wanted_ack = Ack.RR_NACK if start["injected"] == "damage" else Ack.RR_ACK
         for end in ends:
             if (end["args"] or {}).get("dwAck") != wanted_ack:

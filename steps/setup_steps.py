@@ -9,6 +9,7 @@ from mqspec.adapters import MessageProperties
 from mqspec.protocol.hresult import HRESULT, describe as describe_hresult
 from mqspec.protocol.queue_format import from_format_name as queue_format
 
+from .blame import check_holds
 from .phrases import LABELS, phrase
 from .values import acknowledgements, hresult, labels, number
 from .world import Sent, World
@@ -335,7 +336,7 @@ def clock_runs_in_real_time(world):
 def queue_contents(world, alias, names):
     expected = labels(names)
     actual = world.labels(alias)
-    assert actual == expected, f"{alias!r} holds {actual}, expected {expected}"
+    check_holds(actual, expected, f"{alias!r} holds {actual}, expected {expected}")
 
 
 @then(phrase('"{alias}" holds {count:d} messages'))

@@ -69,6 +69,7 @@ class Failure:
     test: str                          # features/<module>::<test name>
     kind: str                          # "scenario" or "machine"
     clauses: list[str]
+    cause: str = ""                    # the clause its failing check names (reports/faults.py), if any
 
 
 @dataclass
@@ -149,7 +150,8 @@ def run_suite(name: str, results: Path, quick: bool, test_timeout: int = TEST_TI
     The process imports the suite's own copy of every package (PYTHONPATH comes before the editable install)."""
     where = results / "runs" / name
     where.mkdir(parents=True, exist_ok=True)
-    url = CONTROL if name == CONTROL else f"reference?variant={name}"
+    # named "reference" like the control, so a test fails under one name in both (judge: unreliable tests)
+    url = CONTROL if name == CONTROL else f"reference?variant={name}&name=reference"
     command = [sys.executable, "-m", "pytest", str(suite / "features"), "-q", "-p", "no:cacheprovider",
                "-p", "mqspec.strength.pytest_fast",   # no shrinking of a failing machine: a kill is all that counts
                "--target", url, "--results", str(where / "results"), "--run-id", f"strength-{name}",
@@ -191,8 +193,9 @@ def read_junit(path: Path) -> tuple[int, list[Failure]]:
             continue
         module = case.get("classname", "").rpartition(".")[2]
         clauses = sorted({p.get("value") for p in case.iter("property") if p.get("name") == "clause"})
+        cause = next((p.get("value") for p in case.iter("property") if p.get("name") == "cause"), "")
         failures.append(Failure(f"features/{module}.py::{case.get('name')}",
-                                "machine" if module == "test_machines" else "scenario", clauses))
+                                "machine" if module == "test_machines" else "scenario", clauses, cause))
     return tests, failures
 
 
@@ -233,6 +236,18 @@ def run_strength(variants: list[Variant], results: Path, jobs: int, quick: bool 
     return record
 
 
+def at_fault(failures: list[Failure]) -> list[list]:
+    """[[clause, failing tests that blame it]], the likeliest cause first: a failure that names its cause blames
+    that clause alone, one that names none blames each of its tags (reports/faults.py, as the terminal ranks)."""
+    from mqspec.reports.faults import clause_order
+    blamed: dict[str, int] = {}
+    for failure in failures:
+        for clause in [failure.cause] if failure.cause else failure.clauses or ["(untagged)"]:
+            blamed[clause] = blamed.get(clause, 0) + 1
+    return [[clause, count] for clause, count in sorted(
+        blamed.items(), key=lambda item: (-item[1], clause_order(item[0]) if ":" in item[0] else ("~",)))]
+
+
 def build_record(variants, outcomes, control, started_at, seconds, jobs, quick) -> dict:
     from mqspec.catalogue import load_catalogue
     catalogue = load_catalogue()
@@ -252,6 +267,7 @@ def build_record(variants, outcomes, control, started_at, seconds, jobs, quick) 
             "failures": [asdict(failure) for failure in outcome.failures],
             "caught_by_clause": {tag: len(tests) for tag, tests in sorted(caught.items())},
             "caught_own_clause": variant.clause in caught, "ignored_failures": outcome.ignored,
+            "at_fault": at_fault(outcome.failures),
             "error": outcome.error,
         })
     return {
@@ -314,13 +330,15 @@ def markdown(record: dict) -> str:
                   for name, rate in record["kill_rate"][key].items()]
         lines.append("")
     lines += ["## Variants x clauses", "",
-              ("Each variant, the clause it misreads, and the clauses under which the tests that caught it are "
-              "tagged (number of failing tests)."), "",
-              "| variant | misreads | verdict | failed | caught under clauses | s |", "|---|---|---|---|---|---:|"]
+              ("Each variant, the clause it misreads, and the clauses its failing tests blame, the likeliest cause "
+              "first (number of failing tests; a test that names the clause whose rule broke blames it alone, "
+              "others each of their tags)."), "",
+              "| variant | misreads | verdict | failed | clauses at fault, likeliest first | s |",
+              "|---|---|---|---|---|---:|"]
     for row in record["variants"]:
         failed = f"{row['scenarios_failed']} scenarios, {row['machines_failed']} machines"
         caught = ", ".join(f"{'**' + tag + '**' if tag == row['clause'] else tag} ({count})"
-                           for tag, count in row["caught_by_clause"].items()) or row["error"] or "-"
+                           for tag, count in row.get("at_fault", [])[:8]) or row["error"] or "-"
         lines.append(f"| {row['name']} | {row['clause']} | {row['status']} | {failed} | {caught} | "
                      f"{row['seconds']} |")
     lines += ["", "## What each variant gets wrong, and what caught it", ""]

@@ -138,7 +138,8 @@ def test_the_untestable_clauses_are_listed_each_with_its_reason(capsys):
 
 def _certify(tmp_path, *extra) -> tuple[subprocess.CompletedProcess, Path]:
     results = tmp_path / "results"
-    process = subprocess.run([sys.executable, "-m", "mqspec.cli", "certify", "--clause", ONE_CLAUSE, "--no-report",
+    clause = [] if "--clause" in extra else ["--clause", ONE_CLAUSE]
+    process = subprocess.run([sys.executable, "-m", "mqspec.cli", "certify", *clause, "--no-report",
                               "--results", str(results), *extra], cwd=ROOT, capture_output=True, text=True,
                              timeout=300)  # the report has its own tests (tests/test_reports_cli.py)
     return process, results
@@ -147,8 +148,11 @@ def _certify(tmp_path, *extra) -> tuple[subprocess.CompletedProcess, Path]:
 def test_certify_writes_every_result_file(tmp_path):
     process, results = _certify(tmp_path)
     assert process.returncode == 0, process.stdout + process.stderr
-    assert f"conformant; results in {results}" in process.stdout
+    # one clause selected: nothing failed, but the rest was not run, and the terminal says so
+    assert f"reference: incomplete; results in {results}" in process.stdout
+    assert "    not run (not selected in this run): " in process.stdout
     record = json.loads((results / "run.json").read_text())
+    assert record["selection"] == [f"--clause {ONE_CLAUSE}"]
     assert record["targets"] == ["reference"] and len(record["suite_version"]) == 16
     assert record["spec_revisions"]["MS-MQRR"] == "29.0"
     cases = list(ElementTree.parse(results / "junit.xml").iter("testcase"))
@@ -158,7 +162,7 @@ def test_certify_writes_every_result_file(tmp_path):
         assert ("clause", ONE_CLAUSE) in properties and ("target", "reference") in properties
     features = json.loads((results / "cucumber.json").read_text())
     tags = {tag["name"] for feature in features for element in feature["elements"] for tag in element["tags"]}
-    assert f"clause:{ONE_CLAUSE}" in tags
+    assert f"@clause:{ONE_CLAUSE}" in tags
 
 
 def test_waived_clauses_are_reported_not_hidden(tmp_path):
@@ -327,3 +331,75 @@ def test_an_authenticated_server_is_certified_with_credentials_and_refuses_wrong
     finally:
         process.terminate()
         process.wait(30)
+
+
+def _tally(results: Path) -> dict:
+    from mqspec.catalogue import load_catalogue
+    from mqspec.reports.tally import tally
+    return tally(results, load_catalogue())
+
+
+ORDER = "MS-MQDMPR:3.1.1.2:04"   # the variant fifo-ignores-priority misreads it
+
+
+def test_a_failing_machine_fails_the_clause_that_broke_and_leaves_its_other_tags_not_judged(tmp_path):
+    """Issue 21: the lookups machine against a FIFO queue manager fails MS-MQDMPR 3.1.1.2:04 alone; its other
+    tags are "not judged", never failed (before: every one of its 16 tags failed)."""
+    results = tmp_path / "r"
+    process = subprocess.run([sys.executable, "-m", "pytest", "features/test_machines.py", "-q", "-p",
+                              "no:cacheprovider", "-k", "lookup", "--target", "reference?variant=fifo-ignores-priority",
+                              "--results", str(results)], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert process.returncode == 1, process.stdout[-2000:]
+    matrix = next(iter(_tally(results)["matrix"].values()))
+    failed = [clause for clause, row in matrix.items() if row["verdict"] == "failed"]
+    assert failed == [ORDER] and matrix[ORDER]["fault"] == "at fault"
+    judged = [row["reason"] for row in matrix.values() if row["reason"].startswith("not judged")]
+    assert len(judged) >= 10 and all("of the lookups machine, on MS-MQDMPR:3.1.1.2:04)" in r for r in judged)
+
+
+def test_the_misread_clause_is_named_first_and_the_collateral_after_it(tmp_path):
+    """A scenario whose queue comes back in another order fails on the order's clause (steps/blame.py): its own
+    clause is collateral of MS-MQDMPR 3.1.1.2:04, which the terminal names first."""
+    process, results = _certify(tmp_path, "--target", "reference?variant=fifo-ignores-priority", "--name", "fifo",
+                                "--clause", "MS-MQDMPR:3.1.1.12:02")
+    assert process.returncode == 1, process.stdout + process.stderr
+    lines = [line.strip() for line in process.stdout.splitlines()]
+    assert lines[2].startswith(f"AT FAULT {ORDER} (+"), lines
+    matrix = _tally(results)["matrix"]["reference?variant=fifo-ignores-priority&name=fifo"]
+    assert (matrix["MS-MQDMPR:3.1.1.12:02"]["fault"], matrix["MS-MQDMPR:3.1.1.12:02"]["cause"]) == (
+        "collateral", ORDER)
+    suites = [suite.get("name") for suite in ElementTree.parse(results / "junit.xml").iter("testsuite")]
+    names = [case.get("name") for case in ElementTree.parse(results / "junit.xml").iter("testcase")]
+    assert suites == ["fifo"] and all("[fifo" in name for name in names), (suites, names)
+
+
+def test_a_wrong_client_is_blamed_on_the_clause_it_misreads(tmp_path):
+    """receive-never-ended never calls R_EndReceive: MS-MQRR 3.1.4.7:01 at fault, first (before: 27 clauses failed,
+    none of them named as the cause)."""
+    process, results = _certify(tmp_path, "--clause", "MS-MQRR:3.1.4.7:01", "--client",
+                                f"{sys.executable} -m mqspec.shims.wrong receive-never-ended")
+    assert process.returncode == 1, process.stdout + process.stderr
+    at_fault = [line.strip() for line in process.stdout.splitlines() if line.strip().startswith("AT FAULT ")]
+    assert at_fault and at_fault[0].startswith("AT FAULT MS-MQRR:3.1.4.7:01"), process.stdout
+
+
+def test_an_interrupted_certify_says_so_exits_130_and_certifies_nothing(tmp_path):
+    import signal
+    import time
+    results = tmp_path / "r"
+    process = subprocess.Popen([sys.executable, "-m", "mqspec.cli", "certify", "--results", str(results)], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not (results / "junit.xml").exists() and process.poll() is None:
+            if (results / "pytest.log").is_file() and "%]" in (results / "pytest.log").read_text():
+                break
+            time.sleep(0.2)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=120)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 130, out + err
+    assert "interrupted; nothing certified" in err and "Traceback" not in out + err
+    assert not (results / "report").exists() and not list(results.glob("**/certification-*.json"))

@@ -113,14 +113,17 @@ def cucumber(cases: list[Case]) -> list[dict]:
 
 def write_run(directory: Path, run_id: str, started: str, cases: list[Case], *, targets=("reference",),
               suite_version: str = SUITE, machines: list[dict] | None = None, profile: dict | None = None,
-              demanded: dict | None = None, waived: dict | None = None, skipped_levels=()) -> Path:
+              demanded: dict | None = None, waived: dict | None = None, skipped_levels=(), selection=(),
+              exit_status: int | None = None) -> Path:
     directory.mkdir(parents=True, exist_ok=True)
     (directory / "junit.xml").write_bytes(junit_xml(cases))
     (directory / "cucumber.json").write_text(json.dumps(cucumber(cases), indent=1))
     record = {"run_id": run_id, "targets": list(targets), "suite_version": suite_version,
               "spec_revisions": {"MS-MQRR": "29.0", "MS-MQDMPR": "32.0"}, "started": started,
-              "finished": started, "exit_status": 0 if all(c.outcome != "failed" for c in cases) else 1,
-              "waived_clauses": waived or {}, "skipped_levels": list(skipped_levels)}
+              "finished": started,
+              "exit_status": exit_status if exit_status is not None else
+              0 if all(c.outcome != "failed" for c in cases) else 1,
+              "waived_clauses": waived or {}, "skipped_levels": list(skipped_levels), "selection": list(selection)}
     if profile is not None:
         record["profile"] = profile
     if demanded is not None:

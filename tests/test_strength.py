@@ -244,3 +244,17 @@ def test_survivors_of_no_earlier_run_is_one_line(tmp_path, capsys):
     assert main(["strength", "--mutants", "--survivors", "--results", str(tmp_path / "none")]) == 2
     err = capsys.readouterr().err
     assert "holds no earlier mutants run" in err and err.count("\n") == 1
+
+
+def test_the_strength_table_blames_the_clause_whose_rule_broke_first():
+    """Issue 21: a machine and the scenarios whose failing check names the order's clause blame it alone; the
+    other failures blame each of their tags, so the misread clause comes first, as on the terminal."""
+    from mqspec.strength.run import Failure, at_fault
+    order = "MS-MQDMPR:3.1.1.2:04"
+    failures = [Failure("features/test_machines.py::test_cursor_machine[reference]", "machine",
+                        [order] + [f"MSDN-CURSOR:NAV:0{n}" for n in (1, 3)], order),
+                Failure("features/test_conformance.py::test_a[reference]", "scenario", ["MSDN-CURSOR:PRIO:05"], order),
+                Failure("features/test_conformance.py::test_b[reference]", "scenario", ["MSDN-CURSOR:PRIO:05"], order),
+                Failure("features/test_conformance.py::test_c[reference]", "scenario",
+                        ["MS-MQDMPR:3.1.7.1.10:03", "MS-MQDMPR:3.1.7.1.10:04"])]
+    assert at_fault(failures) == [[order, 3], ["MS-MQDMPR:3.1.7.1.10:03", 1], ["MS-MQDMPR:3.1.7.1.10:04", 1]]
