@@ -17,7 +17,15 @@ ROOT = Path(__file__).resolve().parent.parent
 def served(target: str = "reference", mqspec: tuple[str, ...] = (sys.executable, "-m", "mqspec.cli"),
            cwd: Path = ROOT, options: tuple[str, ...] = ()):
     """Yield the URL of `mqspec serve --target TARGET [options]` on a free loopback port; stop it afterwards.
-    `mqspec` is the command that runs mqspec (default: this checkout's), `cwd` where it runs.
+    `mqspec` is the command that runs mqspec (default: this checkout's), `cwd` where it runs."""
+    with served_process(target, mqspec, cwd, options) as (url, _process):
+        yield url
+
+
+@contextlib.contextmanager
+def served_process(target: str = "reference", mqspec: tuple[str, ...] = (sys.executable, "-m", "mqspec.cli"),
+                   cwd: Path = ROOT, options: tuple[str, ...] = ()):
+    """As served(), yielding (URL, the server's Popen): for tests that watch the process (its memory).
 
     Its log (a line per connection) is read as it comes: a full pipe would stop the server."""
     process = subprocess.Popen([*mqspec, "serve", "--port", "0", "--target", target, *options],
@@ -28,7 +36,7 @@ def served(target: str = "reference", mqspec: tuple[str, ...] = (sys.executable,
         assert match, f"the server did not start: {line}"
         log = collections.deque(maxlen=200)
         threading.Thread(target=lambda: log.extend(process.stderr), daemon=True).start()
-        yield f"mqrr://127.0.0.1:{match.group(1)}"
+        yield f"mqrr://127.0.0.1:{match.group(1)}", process
     finally:
         stop(process, 30)
 

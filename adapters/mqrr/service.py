@@ -18,6 +18,9 @@ When an association's last connection goes, each handle it still owns is run
 down (MS-MQRR 3.1.6.1, 3.1.6.2: cursors and queue closed, waiting reads
 cancelled, two-phase-read messages made available again).  A waiting
 Start*Receive whose connection is lost is cancelled as R_CancelReceive would.
+A Start*Receive that must wait holds no thread: the hosted (in-process) target
+hands its outputs on when the wait ends (start_receive_later) and the call
+answers the server with a Pending it settles then.
 
 Transactions an association enlists (R_QMEnlistRemoteTransaction) are bounded
 (D-79): at most ENLISTMENTS of them per association; the ones no operation used
@@ -28,7 +31,6 @@ server keep without end.
 
 from __future__ import annotations
 
-import struct
 import threading
 import time
 
@@ -36,13 +38,11 @@ from mqspec.protocol.hresult import HRESULT, RpcStatus
 from mqspec.protocol.idl import NULL_CONTEXT_HANDLE, OPNUMS, REMOTE_READ_UUID, REMOTE_READ_VERSION
 
 from ..target import Target
-from ..wire.dcerpc_server import Association, Call, Fault
+from ..wire.dcerpc_server import Association, Call, Fault, Pending
 from .ndr import StubError, decode_request, encode_response
 
 _METHODS = {number: name for name, number in OPNUMS.items()}
 _HANDLE_PARAMETERS = ("phContext", "phContextFrom")  # [in] QUEUE_CONTEXT_HANDLE_NOSERIALIZE
-_UL_TIMEOUT = struct.Struct("<I")
-_UL_TIMEOUT_OFFSET = 40  # MS-MQRR 6: phContext (20), LookupId (at 24, aligned 8), hCursor, ulAction, ulTimeout
 ENLISTMENTS = 1024       # D-79: transactions one association may have enlisted and not yet seen released
 ENLISTMENT_TIMEOUT = 600.0   # D-79: seconds after which an enlistment no operation used is released
 
@@ -70,7 +70,10 @@ class RemoteReadService:
             args = decode_request(call.opnum, call.stub, call.ndr64)
         except StubError as error:
             raise Fault(error.status) from None
-        return encode_response(call.opnum, self.run(call, name, args), call.ndr64)
+        out = self.run(call, name, args)
+        if isinstance(out, Pending):   # a receive that waits: encoded once it ends
+            return out.then(lambda done: encode_response(call.opnum, done, call.ndr64))
+        return encode_response(call.opnum, out, call.ndr64)
 
     def run(self, call: Call, name: str, args: dict) -> dict:
         """The method `name` on its decoded arguments: its outputs (Fault for an RPC exception)."""
@@ -84,10 +87,8 @@ class RemoteReadService:
         return method(call.association, owned, args)
 
     def may_block(self, opnum: int, stub: bytes) -> bool:
-        """A Start*Receive with a non-zero ulTimeout may wait (MS-MQRR 3.1.4.7)."""
-        if opnum not in (OPNUMS["R_StartReceive"], OPNUMS["R_StartTransactionalReceive"]):
-            return False
-        return len(stub) >= _UL_TIMEOUT_OFFSET + 4 and _UL_TIMEOUT.unpack_from(stub, _UL_TIMEOUT_OFFSET)[0] != 0
+        """No RemoteRead call blocks a thread: a Start*Receive that must wait (MS-MQRR 3.1.4.7) returns a Pending."""
+        return False
 
     def call_abandoned(self, call: Call) -> None:
         """The client went away (or cancelled) while its receive waited: cancel it as R_CancelReceive."""
@@ -198,14 +199,21 @@ class RemoteReadService:
         return {"ReturnValue": self.target.purge_queue(args["phContext"])}
 
     def _r_startreceive(self, association, owned, args):
-        return _receive_out(self.target.start_receive(
-            args["phContext"], args["LookupId"], args["hCursor"], args["ulAction"], args["ulTimeout"],
-            args["dwRequestId"], args["dwMaxBodySize"], args["dwMaxCompoundMessageSize"]))
+        return self._receive("start_receive", args["phContext"], args["LookupId"], args["hCursor"],
+                             args["ulAction"], args["ulTimeout"], args["dwRequestId"], args["dwMaxBodySize"],
+                             args["dwMaxCompoundMessageSize"])
 
     def _r_starttransactionalreceive(self, association, owned, args):
-        return _receive_out(self.target.start_transactional_receive(
-            args["phContext"], args["LookupId"], args["hCursor"], args["ulAction"], args["ulTimeout"],
-            args["dwRequestId"], args["dwMaxBodySize"], args["dwMaxCompoundMessageSize"], args["pTransactionId"]))
+        return self._receive("start_transactional_receive", args["phContext"], args["LookupId"], args["hCursor"],
+                             args["ulAction"], args["ulTimeout"], args["dwRequestId"], args["dwMaxBodySize"],
+                             args["dwMaxCompoundMessageSize"], args["pTransactionId"])
+
+    def _receive(self, method: str, *arguments):
+        """The outputs of a Start*Receive, or a Pending settled when its wait ends (no thread waits for it)."""
+        pending = Pending()
+        out = getattr(self.target, method + "_later")(lambda done: pending.settle(lambda: _receive_out(done)),
+                                                      *arguments)
+        return pending if out is None else _receive_out(out)
 
     def _r_cancelreceive(self, association, owned, args):
         return {"ReturnValue": self.target.cancel_receive(args["phContext"], args["dwRequestId"])}

@@ -48,6 +48,7 @@ from .dcerpc_types import (
     Call,
     Drop,
     Fault,
+    Pending,
 )
 
 RECV_SIZE = 65536              # one recv can hold a whole frag_length (u16) PDU
@@ -80,6 +81,8 @@ class _Reassembly:
 class Connection:
     def __init__(self, server, sock: socket.socket, peer, connection_id: int, now: float):
         self.server, self.sock, self.peer, self.id = server, sock, peer, connection_id
+        self.fd = sock.fileno()
+        self.newcomer = True                  # nothing read yet: the loop serves its events first
         self.group = None                     # the server's _Group once bound
         self.contexts = {}                    # p_cont_id -> (Interface, ndr64)
         self.security = None                  # dcerpc_auth.SecurityContext of an authenticated bind
@@ -340,15 +343,21 @@ class Connection:
         self.current = call
         outcome = self._execute(iface, call)
         self.current = None
+        if outcome[0] == "pending":     # it waits without a thread: the CALL state until it is settled
+            running, pending = _Running(call, iface, call_id, p_cont_id), outcome[1]
+            self.active = running
+            pending.listen(lambda: self.server.post(lambda: self._settled(running, pending)))
+            return
         if outcome[0] == "drop":
             self.close(f"dropped by {type(iface).__name__} at opnum {opnum}")
             return
         self.send(self._reply(outcome, call_id, p_cont_id, 0))
 
-    def _execute(self, iface, call) -> tuple:
-        """Run Interface.call: ("stub", bytes) or ("fault", status, flags)."""
+    def _execute(self, iface, call, answer=None) -> tuple:
+        """Run Interface.call (or `answer`, a settled Pending's): ("stub", bytes), ("fault", status, flags),
+        ("drop",) or ("pending", Pending)."""
         try:
-            out = iface.call(call)
+            out = iface.call(call) if answer is None else answer()
         except Fault as exc:
             status = exc.status
             if status in FORBIDDEN_FAULT_STATUSES:
@@ -364,6 +373,8 @@ class Connection:
         except Exception:  # noqa: BLE001 - an Interface bug: logged once, answered as a fault
             return self._bug(iface, call, "call")
         if type(out) is not bytes:
+            if isinstance(out, Pending) and answer is None:
+                return "pending", out
             if not isinstance(out, (bytearray, memoryview)):
                 self.server.log_error(f"dcerpc: connection #{self.id}: {type(iface).__name__}.call opnum "
                                       f"{call.opnum} returned {type(out).__name__}, not bytes")
@@ -403,6 +414,11 @@ class Connection:
             self.server.post(lambda: self.worker_done(running, None))
             raise
         self.server.post(lambda: self.worker_done(running, outcome))
+
+    def _settled(self, running: _Running, pending: Pending) -> None:
+        """On the loop: a Pending call's answer is ready; make it and go on as after a worker's call."""
+        if self.active is running:
+            self.worker_done(running, self._execute(running.iface, running.call, pending.answer))
 
     def worker_done(self, running: _Running, outcome: tuple | None) -> None:
         """On the loop: the worker's call returned; answer it unless orphaned, then go on."""

@@ -81,10 +81,10 @@ from dataclasses import dataclass, field
 from typing import Self
 
 from .dcerpc_connection import Connection
-from .dcerpc_types import Association, Call, Drop, Fault, Interface
+from .dcerpc_types import Association, Call, Drop, Fault, Interface, Pending
 from .event_loop import EventLoop, raise_file_limit
 
-__all__ = ["Association", "Call", "DceRpcServer", "Drop", "Fault", "Interface"]
+__all__ = ["Association", "Call", "DceRpcServer", "Drop", "Fault", "Interface", "Pending"]
 
 _logger = logging.getLogger(__name__)
 _GROUP_STRIDE = 0x9E3779B1     # odd: n -> base + n*stride is a bijection mod 2**32, so ids never repeat
@@ -238,6 +238,7 @@ class DceRpcServer:
         self._listener = self._listen(self.port)
         self._events = EventLoop(f"dcerpc-loop-{self.port}", self.log_error)
         self._events.selector.register(self._listener, selectors.EVENT_READ, self._accept)
+        self._events.priority.add(self._listener.fileno())   # new clients are accepted whatever else is ready
         self._events.on_exit = self._shut_down
         self._events.call_at(self._events.now, self._tick)
         self.thread_started(self._events.thread)
@@ -265,6 +266,7 @@ class DceRpcServer:
             try:
                 if self._listener is not None:
                     self._events.selector.unregister(self._listener)
+                    self._events.priority.discard(self._listener.fileno())
                     self._listener.close()
                     self._listener = None
                 if before is not None:
@@ -277,6 +279,7 @@ class DceRpcServer:
                         if error.errno != errno.EADDRINUSE or port == ports[-1]:
                             raise
                 self._events.selector.register(self._listener, selectors.EVENT_READ, self._accept)
+                self._events.priority.add(self._listener.fileno())
                 outcome["port"] = self.port
             except BaseException as error:   # noqa: BLE001 - handed to the caller, who raises it
                 outcome["error"] = error
@@ -377,6 +380,7 @@ class DceRpcServer:
         connection.events = events
 
     def unwatch(self, connection: Connection) -> None:
+        self._settled_in(connection)
         if connection.events:
             self._events.selector.unregister(connection.sock)
             connection.events = 0
@@ -395,8 +399,16 @@ class DceRpcServer:
         return False
 
     # -- the loop ---------------------------------------------------------------------------------
+    def _settled_in(self, connection: Connection) -> None:
+        """A new connection's first read is done (or it closed): its events may wait their turn like any other."""
+        if connection.newcomer:
+            connection.newcomer = False
+            self._events.priority.discard(connection.fd)
+
     def _ready(self, connection: Connection, mask: int) -> None:
         now = self._events.now
+        if mask & selectors.EVENT_READ:
+            self._settled_in(connection)
         if mask & selectors.EVENT_WRITE and not connection.closed:
             connection.writable(now)
         if mask & selectors.EVENT_READ and not connection.closed:
@@ -495,6 +507,7 @@ class DceRpcServer:
             self._per_peer[host] += 1
         self._events.selector.register(sock, selectors.EVENT_READ, functools.partial(self._ready, connection))
         connection.events = selectors.EVENT_READ
+        self._events.priority.add(connection.fd)   # its first PDUs (bind, a call) are not queued behind a burst
         self.log(f"dcerpc: connection #{connection.id} from {peer[0]}:{peer[1]} opened")
 
     def _refuse(self, reason: str, peer) -> None:
