@@ -100,3 +100,40 @@ def rss_kib(pid: int) -> int:
 def drop(held) -> None:
     for item in held:
         (item[0] if isinstance(item, tuple) else item).close()
+
+
+def fragment(call_id: int, stub: bytes, flags: int) -> bytes:
+    """A request fragment of a call to opnum 0 (PFC_FIRST_FRAG 1, PFC_LAST_FRAG 2 in `flags`)."""
+    header = struct.pack("<BBBB4sHHI", 5, 0, 0, flags, b"\x10\0\0\0", 24 + len(stub), 0, call_id)
+    return header + struct.pack("<IHH", len(stub), 0, OPEN) + stub
+
+
+def fragment_flood(port: int, connections: int, size: int, *, base: int = 1) -> list:
+    """`connections` bound connections, each sending `size` bytes of one request whose last fragment never
+    comes: what every partial request together holds is the server's (MAX_FRAG 5840: 5816 stub bytes a PDU)."""
+    piece = bytes(5816)
+    body = fragment(2, piece, 1) + fragment(2, piece, 0) * (size // len(piece) - 1)
+    held = []
+    for n in range(connections):
+        sock = connect_from(source(n // 100, base), port)
+        sock.sendall(bind_pdu())
+        assert read_pdu(sock)[2] == 12, "the bind was not acknowledged"
+        held.append(sock)
+    for sock in held:
+        sock.sendall(body)
+    return held
+
+
+def peek_flood(port: int, format_name: str, count: int, *, base: int = 1) -> socket.socket:
+    """One connection that opens `format_name` to peek and sends `count` R_StartReceive(PEEK_CURRENT) at once,
+    reading none of the replies."""
+    (sock, handle), = holders(port, 1, format_name, base=base)
+    sock.setblocking(False)
+    data = b"".join(receive_request(handle, 3 + n, Action.MQ_ACTION_PEEK_CURRENT, 0, 0) for n in range(count))
+    sent, deadline = 0, time.monotonic() + 30
+    while sent < len(data) and time.monotonic() < deadline:   # the server stops reading once replies wait
+        try:
+            sent += sock.send(data[sent:])
+        except BlockingIOError:
+            time.sleep(0.01)
+    return sock

@@ -699,7 +699,8 @@ def test_stop_ends_every_thread_and_closes_every_socket(toy):
     srv.stop()
     assert threading.active_count() == before
     assert srv.stats() == {"connections": 0, "associations": 0, "threads": 0, "calls_in_progress": 0,
-                           "connections_accepted": 3, "connections_refused": 0, "pdus": 3}
+                           "connections_accepted": 3, "connections_refused": 0, "pdus": 3,
+                           "reassembling": 0, "unsent": 0}
     for raw in (idle, bound, blocked):
         assert raw.closed()
     assert len(toy.abandoned) == 1 and toy.abandoned[0][0].cancelled.is_set()

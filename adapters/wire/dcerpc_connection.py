@@ -52,7 +52,8 @@ from .dcerpc_types import (
 )
 
 RECV_SIZE = 65536              # one recv can hold a whole frag_length (u16) PDU
-OUTPUT_HIGH = 1 << 20          # replies waiting for a client that does not read: stop reading its requests
+OUTPUT_HIGH = 1 << 20          # unsent replies at which no further request is framed (D-121: made as the client reads)
+PDUS_PER_TURN = 32             # PDUs one connection has framed before the loop serves the others (no stall over 100 ms)
 LINGER_SECONDS = 2.0           # after a last fault/bind_nak: how long to drain input so close() sends FIN, not RST
 LINGER_BYTES = 1 << 20
 NCA_S_SERVER_TOO_BUSY = RpcStatus.NCA_S_SERVER_TOO_BUSY
@@ -94,7 +95,9 @@ class Connection:
         self.discard_call_id = None           # a refused multi-fragment call whose tail is skipped
         self.active = None                    # _Running on a worker
         self.current = None                   # the inline Call in progress (for stats)
-        self.output = bytearray()             # replies not yet written
+        self.output = bytearray()             # replies not yet written (counted in server.unsent)
+        self.stalled = False                  # framing stopped at OUTPUT_HIGH: writable() resumes it
+        self.deferred = False                 # framing stopped at PDUS_PER_TURN: a posted _resume goes on
         self.events = 0                       # what the loop's selector watches for (selectors.EVENT_*)
         self.closing = False                  # no more PDUs are read or answered
         self.closed = False                   # socket closed; waiting (perhaps) for a worker to return
@@ -135,12 +138,22 @@ class Connection:
         self.process(now)
 
     def process(self, now: float) -> None:
-        """Frame and handle every whole PDU in the buffer (until the connection closes or must wait)."""
-        buf = self.buf
+        """Frame and handle the whole PDUs in the buffer, until the connection closes or must wait: for the rest of
+        a PDU, for the client to read its replies (OUTPUT_HIGH), or for the other connections (PDUS_PER_TURN)."""
+        buf, framed, partial = self.buf, 0, False
         while not self.closing:
+            if len(self.output) >= OUTPUT_HIGH:   # D-121: replies are made only as the client reads them
+                self.stalled = True
+                break
+            if framed == PDUS_PER_TURN:
+                if not self.deferred:
+                    self.deferred = True
+                    self.server.post(self._resume)
+                break
             pos = self.pos
             avail = len(buf) - pos
             if avail < 16:
+                partial = avail > 0
                 break
             int_rep = buf[pos + 4] >> 4
             if buf[pos] != pdu_.RPC_VERS or buf[pos + 1] not in pdu_.RPC_VERS_MINORS or int_rep > 1:
@@ -157,6 +170,7 @@ class Connection:
                 self.close(self._fatal(call_id, 0, PROTO_ERROR, f"frag_length {frag_length} above max_recv_frag"))
                 return
             if avail < frag_length:
+                partial = True
                 break
             if ptype == REQUEST and buf[pos + 3] & PFC_FIRST_FRAG and self.active is not None \
                     and self.active.orphaned:
@@ -166,6 +180,7 @@ class Connection:
             pdu = buf if (pos == 0 and avail == frag_length) else buf[pos:pos + frag_length]
             self.pos = pos + frag_length
             self.pdus += 1
+            framed += 1
             if ptype == REQUEST:
                 reason = self._on_request(pdu, little, frag_length, auth_length, call_id, now)
             else:
@@ -173,9 +188,16 @@ class Connection:
             if reason is not None:
                 self.close(reason)
                 return
-        self.pdu_started = (self.pdu_started or now) if len(buf) > self.pos else None
+        self.pdu_started = (self.pdu_started or now) if partial else None
         if self.pos == len(buf):
             self.buf, self.pos = b"", 0
+
+    def _resume(self) -> None:
+        """Posted at PDUS_PER_TURN: frame the PDUs still buffered, then read again."""
+        self.deferred = False
+        if not self.closing:
+            self.process(self.server.now())
+            self.server.watch(self)
 
     def _lost(self, reason: str) -> str:
         if self.server.stopping:
@@ -208,6 +230,7 @@ class Connection:
             data = data[sent:]
             self.output_since = self.server.now()
         self.output += data
+        self.server.unsent += len(data)
         self.server.watch(self)
 
     def writable(self, now: float) -> None:
@@ -216,17 +239,27 @@ class Connection:
         except (BlockingIOError, InterruptedError):
             return
         except OSError as exc:
-            self.output.clear()
+            self._drop_output()
             self.close(f"send failed ({exc.strerror or exc})")
             return
         del self.output[:sent]
+        self.server.unsent -= sent
         self.output_since = now if self.output else None
         if not self.output and self.linger and self.lingering_since is None:
             self._start_linger(now)
+        if self.stalled and len(self.output) < OUTPUT_HIGH and not self.closing:
+            self.stalled = False
+            self.process(now)
         self.server.watch(self)
 
+    def _drop_output(self) -> None:
+        self.server.unsent -= len(self.output)
+        self.output = bytearray()             # a new buffer: the old one's memory goes back at once
+
     def wants_read(self) -> bool:
-        return not self.closed and len(self.output) < OUTPUT_HIGH and (not self.closing or self.linger)
+        # D-121: nothing more is read while replies wait for the client, or while a buffer's worth waits to be framed
+        return not self.closed and len(self.output) < OUTPUT_HIGH and len(self.buf) - self.pos < RECV_SIZE and (
+            not self.closing or self.linger)
 
     def wants_write(self) -> bool:
         return not self.closed and bool(self.output)
@@ -281,7 +314,11 @@ class Connection:
             if len(stub) > self.server.max_stub:
                 self._refuse_size(call_id, p_cont_id, last=False)
                 return None
+            if self.server.reassembling + len(stub) > self.server.max_reassembly:
+                self._refuse_busy(call_id, p_cont_id, last=False)
+                return None
             self.reassembly = _Reassembly(call_id, p_cont_id, opnum, drep_ok, stub, cancelled, now)
+            self.server.reassembling += len(stub)
             return None
         if self.discard_call_id == call_id:
             if flags & PFC_LAST_FRAG:
@@ -293,15 +330,31 @@ class Connection:
         if assembly.drep_ok != drep_ok:    # Samba: every fragment of a call has one packed_drep
             return self._fatal(call_id, assembly.p_cont_id, PROTO_ERROR, "packed_drep changed between fragments")
         if len(assembly.stub) + len(stub) > self.server.max_stub:
-            self.reassembly = None
+            self._drop_reassembly()
             self._refuse_size(call_id, assembly.p_cont_id, last=bool(flags & PFC_LAST_FRAG))
             return None
+        if self.server.reassembling + len(stub) > self.server.max_reassembly:
+            self._drop_reassembly()
+            self._refuse_busy(call_id, assembly.p_cont_id, last=bool(flags & PFC_LAST_FRAG))
+            return None
         assembly.stub += stub
+        self.server.reassembling += len(stub)
         if flags & PFC_LAST_FRAG:
-            self.reassembly = None
+            self._drop_reassembly()
             self._dispatch(call_id, assembly.p_cont_id, assembly.opnum, bytes(assembly.stub), assembly.drep_ok,
                            assembly.cancelled)
         return None
+
+    def _drop_reassembly(self) -> None:
+        if self.reassembly is not None:
+            self.server.reassembling -= len(self.reassembly.stub)
+            self.reassembly = None
+
+    def _refuse_busy(self, call_id: int, p_cont_id: int, last: bool) -> None:
+        # D-121: every connection's partial requests together are bounded (max_reassembly); a fragment past it
+        # is refused nca_s_server_too_busy (not executed: the client may retry) and the rest of its call skipped.
+        self.send(pdu_.fault(call_id, p_cont_id, NCA_S_SERVER_TOO_BUSY, PFC_DID_NOT_EXECUTE))
+        self.discard_call_id = None if last else call_id
 
     def _refuse_size(self, call_id: int, p_cont_id: int, last: bool) -> None:
         # Above max_stub: fault RPC_S_ACCESS_DENIED, Samba's answer past its 4 MiB request limit;
@@ -449,7 +502,7 @@ class Connection:
         assembly = self.reassembly
         if assembly is not None and assembly.call_id == call_id:
             if orphaned:                 # the client gave the call up before sending all of it
-                self.reassembly = None
+                self._drop_reassembly()
             else:
                 assembly.cancelled = True
             return
@@ -653,7 +706,9 @@ class Connection:
         if not self.closed:
             self.closed, self.closed_at = True, self.server.now()
             self.closing = True
-            self.output.clear()
+            self._drop_output()
+            self._drop_reassembly()
+            self.buf, self.pos = b"", 0
             self.server.unwatch(self)
             try:
                 self.sock.shutdown(socket.SHUT_RDWR)

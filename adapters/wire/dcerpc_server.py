@@ -82,7 +82,7 @@ from typing import Self
 
 from .dcerpc_connection import Connection
 from .dcerpc_types import Association, Call, Drop, Fault, Interface, Pending
-from .event_loop import EventLoop, raise_file_limit
+from .event_loop import EventLoop, raise_file_limit, return_freed_memory
 
 __all__ = ["Association", "Call", "DceRpcServer", "Drop", "Fault", "Interface", "Pending"]
 
@@ -176,7 +176,8 @@ class DceRpcServer:
 
     def __init__(self, interfaces, host: str = "127.0.0.1", port: int = 0, *, log=None,
                  max_connections: int = 4096, max_connections_per_peer: int = 256,
-                 max_stub: int = 16 * 1024 * 1024, io_timeout: float = 30.0, idle_timeout: float | None = 300.0,
+                 max_stub: int = 16 * 1024 * 1024, max_reassembly: int = 64 * 1024 * 1024,
+                 max_unsent: int = 256 * 1024 * 1024, io_timeout: float = 30.0, idle_timeout: float | None = 300.0,
                  users=None, min_auth_level: int = 1, computer_name: str = "mqspec"):
         self.registry = {}                     # abstract syntax uuid (bytes_le) + major (u16 LE) -> (iface, minor)
         for iface in interfaces:
@@ -192,6 +193,9 @@ class DceRpcServer:
         self.host, self.port = host, port
         self.max_connections, self.max_connections_per_peer = max_connections, max_connections_per_peer
         self.max_stub, self.io_timeout, self.idle_timeout = max_stub, io_timeout, idle_timeout
+        self.max_reassembly, self.max_unsent = max_reassembly, max_unsent   # D-121: bounds over all connections
+        self.reassembling = 0                  # stub bytes of every partial (fragmented) request, on the loop
+        self.unsent = 0                        # reply bytes of every connection not yet taken by its socket
         if min_auth_level > 1 and users is None:
             raise ValueError("an authentication level needs users to authenticate")
         self.users = users                     # dcerpc_auth.Users, or None: binds with an auth_verifier are naked
@@ -235,6 +239,7 @@ class DceRpcServer:
         if self._listener is not None or self.stopping:
             raise RuntimeError("a DceRpcServer starts once")
         raise_file_limit(self.max_connections + 64)
+        return_freed_memory()
         self._listener = self._listen(self.port)
         self._events = EventLoop(f"dcerpc-loop-{self.port}", self.log_error)
         self._events.selector.register(self._listener, selectors.EVENT_READ, self._accept)
@@ -349,6 +354,8 @@ class DceRpcServer:
                 "connections_accepted": self._accepted,
                 "connections_refused": self._refused,
                 "pdus": self._closed_pdus + sum(c.pdus for c in connections),   # PDUs framed, all connections
+                "reassembling": self.reassembling,   # bytes of partial requests (D-121: at most max_reassembly)
+                "unsent": self.unsent,               # bytes of replies not yet taken by the sockets (D-121)
             }
 
     # -- what connections and workers ask of the loop -------------------------------------------
@@ -431,6 +438,8 @@ class DceRpcServer:
                 connection.give_up_on_worker()
             else:
                 connection.close(reason)
+        if self.unsent > self.max_unsent:
+            self._shed_output()
         if now >= self._next_interface_tick:   # an Interface's own housekeeping (its tick, when it has one)
             self._next_interface_tick = now + INTERFACE_TICK
             for iface, _minor in list(self.registry.values()):
@@ -447,6 +456,17 @@ class DceRpcServer:
                     self.log(f"dcerpc: {count} more connection(s) refused: {reason}")
             self._refusals.clear()
             self._refusal_logged = now
+
+    def _shed_output(self) -> None:
+        """D-121: the replies no client has taken exceed max_unsent: close the connections whose replies have waited
+        unread the longest until the rest fit (a client that reads is never the longest waiting)."""
+        writers = sorted((c for c in self._connections.values() if c.output and not c.closed),
+                         key=lambda c: c.output_since or 0.0)
+        for connection in writers:
+            if self.unsent <= self.max_unsent:
+                break
+            connection.close(f"unsent replies of all clients above {self.max_unsent} bytes: this one's waited "
+                             f"unread the longest")
 
     def _shut_down(self) -> None:
         """stop(): no more accepting; every connection closed (a running call told at once); the workers'

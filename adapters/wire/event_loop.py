@@ -26,6 +26,7 @@ than 1,024 sockets.  The DCE/RPC server (dcerpc_server.py) and the MS-MQQB liste
 from __future__ import annotations
 
 import collections
+import ctypes
 import heapq
 import itertools
 import resource
@@ -36,6 +37,7 @@ import time
 import traceback
 
 _WAKE = object()
+M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter
 COMPACT_AT = 64        # cancelled deadlines the heap keeps before dropping them all at once
 TURN_EVENTS = 128      # socket events, and posted jobs, handled in one turn at most: the turn stays short
 
@@ -49,6 +51,16 @@ def raise_file_limit(wanted: int) -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
         except (ValueError, OSError):
             pass                               # the accept loop then says so when it runs out
+
+
+def return_freed_memory() -> None:
+    """glibc: serve every allocation of 128 KiB or more by mmap, always (a fixed M_MMAP_THRESHOLD; glibc otherwise
+    raises it after each large free, up to 32 MiB), so the large buffers a flood made go back to the system once
+    freed instead of staying in the heap (D-121).  Elsewhere: nothing."""
+    try:
+        ctypes.CDLL(None).mallopt(M_MMAP_THRESHOLD, 128 * 1024)
+    except (OSError, AttributeError):
+        pass                                   # not glibc: its allocator decides
 
 
 class Deadline:
