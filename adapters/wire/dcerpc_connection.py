@@ -667,11 +667,23 @@ class Connection:
             return f"a PDU did not arrive whole within {timeout:g} s"
         if self.reassembly is not None and now - self.reassembly.started > timeout:
             return f"a fragmented request did not arrive whole within {timeout:g} s"
-        if (server.idle_timeout is not None and self.bound and self.active is None and self.reassembly is None
-                and not self.output and len(self.buf) == self.pos and now - self.idle_since > server.idle_timeout
-                and not server.holds_state(self.group)):
+        idle = self.quiet_since(now) if self.bound else None
+        if idle is None or server.idle_timeout is None or idle <= server.idle_timeout:
+            return None
+        if not server.holds_state(self.group):
             return f"idle for {server.idle_timeout:g} s, owning nothing"
+        if server.owner_idle_timeout is not None and idle > server.owner_idle_timeout:
+            # D-122: an owner's connection is not kept for ever; its handles are run down (MS-MQRR 3.1.6.2)
+            return f"idle for {server.owner_idle_timeout:g} s, owning context handles (run down)"
         return None
+
+    def quiet_since(self, now: float) -> float | None:
+        """Seconds since this connection last did anything, if it is quiet now (no call, no partial request or
+        PDU, no unsent reply, not closing); else None."""
+        if (self.closing or self.active is not None or self.reassembly is not None or self.output
+                or len(self.buf) != self.pos):
+            return None
+        return now - self.idle_since
 
     # -- closing -------------------------------------------------------------------------------
     def close(self, reason: str) -> None:

@@ -93,6 +93,7 @@ ACCEPT_BATCH = 64              # connections accepted per loop turn, so the serv
 WORKER_IDLE = 10.0             # seconds an idle worker thread waits for another call before it ends
 REFUSAL_LOG_EVERY = 5.0        # seconds between summary lines of refused connections
 INTERFACE_TICK = 1.0           # seconds between calls of an Interface's tick(now)
+EVICT_AFTER = 1.0              # D-122: seconds a connection must have been quiet to make way for a new one at a cap
 
 
 @dataclass(eq=False)
@@ -178,6 +179,7 @@ class DceRpcServer:
                  max_connections: int = 4096, max_connections_per_peer: int = 256,
                  max_stub: int = 16 * 1024 * 1024, max_reassembly: int = 64 * 1024 * 1024,
                  max_unsent: int = 256 * 1024 * 1024, io_timeout: float = 30.0, idle_timeout: float | None = 300.0,
+                 owner_idle_timeout: float | None = 1800.0, evict_after: float = EVICT_AFTER,
                  users=None, min_auth_level: int = 1, computer_name: str = "mqspec"):
         self.registry = {}                     # abstract syntax uuid (bytes_le) + major (u16 LE) -> (iface, minor)
         for iface in interfaces:
@@ -194,6 +196,8 @@ class DceRpcServer:
         self.max_connections, self.max_connections_per_peer = max_connections, max_connections_per_peer
         self.max_stub, self.io_timeout, self.idle_timeout = max_stub, io_timeout, idle_timeout
         self.max_reassembly, self.max_unsent = max_reassembly, max_unsent   # D-121: bounds over all connections
+        self.owner_idle_timeout = owner_idle_timeout   # D-122: quiet this long, even an owner's connection closes
+        self.evict_after = evict_after         # D-122: quiet this long, a connection makes way for a new one at a cap
         self.reassembling = 0                  # stub bytes of every partial (fragmented) request, on the loop
         self.unsent = 0                        # reply bytes of every connection not yet taken by its socket
         if min_auth_level > 1 and users is None:
@@ -216,7 +220,7 @@ class DceRpcServer:
         self._workers = _Workers(self, max_connections)
         self._listener = self._events = None   # the listening socket, the EventLoop (after start)
         self._stopped = threading.Event()
-        self._accepted = self._refused = self._closed_pdus = 0
+        self._accepted = self._refused = self._closed_pdus = self._evicted = 0
         self._refusals = collections.Counter()  # reason -> connections refused since the last summary line
         self._refusal_logged = 0.0
         self._next_interface_tick = 0.0
@@ -353,6 +357,7 @@ class DceRpcServer:
                 "calls_in_progress": sum(1 for c in connections if c.current is not None or c.active is not None),
                 "connections_accepted": self._accepted,
                 "connections_refused": self._refused,
+                "connections_evicted": self._evicted,   # D-122: closed at a cap to let a new one in
                 "pdus": self._closed_pdus + sum(c.pdus for c in connections),   # PDUs framed, all connections
                 "reassembling": self.reassembling,   # bytes of partial requests (D-121: at most max_reassembly)
                 "unsent": self.unsent,               # bytes of replies not yet taken by the sockets (D-121)
@@ -506,11 +511,13 @@ class DceRpcServer:
 
     def _admit(self, sock: socket.socket, peer) -> None:
         host = peer[0]
-        if len(self._connections) >= self.max_connections:
+        if len(self._connections) >= self.max_connections and not self._evict(
+                None, f"max_connections ({self.max_connections}) reached"):
             self._refuse(f"max_connections ({self.max_connections}) reached", peer)
             sock.close()           # after counting: a peer that sees the close sees the count
             return
-        if self._per_peer[host] >= self.max_connections_per_peer:
+        if self._per_peer[host] >= self.max_connections_per_peer and not self._evict(
+                host, f"max_connections_per_peer ({self.max_connections_per_peer}) reached by {host}"):
             self._refuse(f"max_connections_per_peer ({self.max_connections_per_peer}) reached by {host}", peer)
             sock.close()
             return
@@ -529,6 +536,23 @@ class DceRpcServer:
         connection.events = selectors.EVENT_READ
         self._events.priority.add(connection.fd)   # its first PDUs (bind, a call) are not queued behind a burst
         self.log(f"dcerpc: connection #{connection.id} from {peer[0]}:{peer[1]} opened")
+
+    def _evict(self, host: str | None, why: str) -> bool:
+        """D-122: at a cap, close the connection (of `host`, or of anyone) that has been quiet the longest, if one has
+        been quiet `evict_after` seconds (no call, no partial request, no unsent reply), to let a new one in; its
+        association's context handles are run down when it was their last connection (MS-MQRR 3.1.6.2).  True if
+        one was closed."""
+        now, victim = self._events.now, None
+        for connection in self._connections.values():
+            if (host is None or connection.peer[0] == host) and connection.quiet_since(now) is not None and (
+                    victim is None or connection.idle_since < victim.idle_since):
+                victim = connection
+        if victim is None or now - victim.idle_since < self.evict_after:
+            return False
+        self._evicted += 1
+        victim.close(f"{why}: the connection quiet the longest ({now - victim.idle_since:.0f} s) made way for a new "
+                     "one")
+        return True
 
     def _refuse(self, reason: str, peer) -> None:
         """One line for the first refusal of a kind; later ones are counted and summed up every few seconds
