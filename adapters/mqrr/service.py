@@ -22,7 +22,10 @@ A Start*Receive that must wait holds no thread: the hosted (in-process) target
 hands its outputs on when the wait ends (start_receive_later) and the call
 answers the server with a Pending it settles then.
 
-Transactions an association enlists (R_QMEnlistRemoteTransaction) are bounded
+Context handles and cursors are bounded per association (D-123: HANDLES, CURSORS):
+past them R_OpenQueue and R_OpenQueueForMove throw, and R_CreateCursor returns,
+MQ_ERROR_INSUFFICIENT_RESOURCES, so one client cannot make the server keep without
+end.  Transactions an association enlists (R_QMEnlistRemoteTransaction) are bounded
 (D-79): at most ENLISTMENTS of them per association; the ones no operation used
 are released when the association ends, or once ``enlistment_timeout`` seconds
 (of real time) have passed, so a client that enlists without end cannot make the
@@ -44,6 +47,8 @@ from .ndr import StubError, decode_request, encode_response
 _METHODS = {number: name for name, number in OPNUMS.items()}
 _HANDLE_PARAMETERS = ("phContext", "phContextFrom")  # [in] QUEUE_CONTEXT_HANDLE_NOSERIALIZE
 ENLISTMENTS = 1024       # D-79: transactions one association may have enlisted and not yet seen released
+HANDLES = 4096           # D-123: context handles one association may hold open at once
+CURSORS = 4096           # D-123: cursors one association may hold open at once, over all its handles
 ENLISTMENT_TIMEOUT = 600.0   # D-79: seconds after which an enlistment no operation used is released
 
 
@@ -59,6 +64,7 @@ class RemoteReadService:
         self.enlistment_timeout = enlistment_timeout
         self._handles: dict[int, set[bytes]] = {}   # association group id -> the context handles it owns
         self._enlisted: dict[int, dict[bytes, float]] = {}   # association group id -> XACTUOW -> when enlisted
+        self._cursors: dict[int, set[tuple[bytes, int]]] = {}   # association group id -> its (handle, cursor)s
         self._lock = threading.Condition()
 
     # -- the Interface of dcerpc_server ---------------------------------------------------------
@@ -108,6 +114,7 @@ class RemoteReadService:
         with self._lock:
             handles = self._handles.get(association.id, set())
             enlisted = self._enlisted.pop(association.id, {})
+            self._cursors.pop(association.id, None)
         for handle in list(handles):
             self.target.rundown(handle)  # MS-MQRR 3.1.6.2
         for uow in enlisted:
@@ -138,6 +145,7 @@ class RemoteReadService:
         with self._lock:
             self._handles.clear()
             self._enlisted.clear()
+            self._cursors.clear()
 
     def _owned(self, association: Association) -> set:
         with self._lock:
@@ -161,6 +169,8 @@ class RemoteReadService:
         return (identity.user, identity.auth_level) if identity is not None else (None, 1)
 
     def _r_openqueue(self, association, owned, args, caller=None):
+        if len(owned) >= HANDLES:
+            raise Fault(HRESULT.MQ_ERROR_INSUFFICIENT_RESOURCES)   # D-123 (a void method throws its status)
         out = self.target.calling_as(caller).open_queue(args["pQueueFormat"], args["dwAccess"], args["dwShareMode"],
                                      args["pClientId"], args["fNonRoutingServer"], args["Major"], args["Minor"],
                                      args["BuildNumber"], args["fWorkgroup"])
@@ -170,6 +180,8 @@ class RemoteReadService:
         return {"pphContext": out.pph_context}
 
     def _r_openqueueformove(self, association, owned, args, caller=None):
+        if len(owned) >= HANDLES:
+            raise Fault(HRESULT.MQ_ERROR_INSUFFICIENT_RESOURCES)   # D-123
         out = self.target.calling_as(caller).open_queue_for_move(args["pQueueFormat"], args["dwAccess"], args["dwShareMode"],
                                               args["pClientId"], args["fNonRoutingServer"], args["Major"],
                                               args["Minor"], args["BuildNumber"], args["fWorkgroup"])
@@ -186,14 +198,28 @@ class RemoteReadService:
         if out.hresult == HRESULT.MQ_OK:
             with self._lock:
                 owned.discard(handle)
+                cursors = self._cursors.get(association.id)
+                if cursors:   # MS-MQDMPR:3.1.7.1.6:02 closing the queue closed its cursors
+                    cursors.difference_update([pair for pair in cursors if pair[0] == handle])
         return {"pphContext": out.pph_context, "ReturnValue": out.hresult}
 
     def _r_createcursor(self, association, owned, args):
+        with self._lock:
+            cursors = self._cursors.setdefault(association.id, set())
+            if len(cursors) >= CURSORS:   # D-123: the association's bound
+                return {"phCursor": 0, "ReturnValue": HRESULT.MQ_ERROR_INSUFFICIENT_RESOURCES}
         out = self.target.create_cursor(args["phContext"])
+        if out.hresult == HRESULT.MQ_OK:
+            with self._lock:
+                cursors.add((args["phContext"], out.ph_cursor))
         return {"phCursor": out.ph_cursor, "ReturnValue": out.hresult}
 
     def _r_closecursor(self, association, owned, args):
-        return {"ReturnValue": self.target.close_cursor(args["phContext"], args["hCursor"])}
+        status = self.target.close_cursor(args["phContext"], args["hCursor"])
+        if status == HRESULT.MQ_OK:
+            with self._lock:
+                self._cursors.get(association.id, set()).discard((args["phContext"], args["hCursor"]))
+        return {"ReturnValue": status}
 
     def _r_purgequeue(self, association, owned, args):
         return {"ReturnValue": self.target.purge_queue(args["phContext"])}
