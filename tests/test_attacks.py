@@ -81,12 +81,12 @@ def test_a_pile_up_of_waiting_reads_holds_no_thread_and_locks_nobody_out():
 
 
 def test_request_fragments_without_end_stay_under_the_reassembly_bound():
-    """Part 3: 50 connections send 3 MiB each of requests whose last fragment never comes (150 MiB in all): the
+    """Part 3: 64 connections send 3 MiB each of requests whose last fragment never comes (192 MiB in all): the
     server holds at most max_reassembly (64 MiB) of them, and gives the memory back when they go."""
     with serve() as (url, process):
         port = port_of(url)
         with Watch(port, process.pid) as watch:
-            held = attacks.fragment_flood(port, 50, 3 << 20)
+            held = attacks.fragment_flood(port, 64, 3 << 20)
             time.sleep(1.0)
             attacks.drop(held)
             time.sleep(1.0)
