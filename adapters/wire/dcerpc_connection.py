@@ -4,6 +4,7 @@ The theory of operation (states, what each PDU does in each, the deadlines) is i
 dcerpc_server's module docstring.  Everything here runs on the loop thread except
 a call whose Interface says ``may_block``: that one runs on a worker, which hands
 its reply back through ``server.post`` (``worker_done`` then runs on the loop).
+A call answered with a Pending waits on no thread: its settling posts ``_settled``.
 Nothing here blocks: sends go into an output buffer the loop flushes, and a
 connection that is closed while its worker still runs is finished when the worker
 returns (or when it overstays its deadline), so that its association is run down

@@ -16,12 +16,15 @@ call whose Interface says ``may_block`` runs on a worker (a pool that grows on
 demand and lets idle threads go), so the loop still sees
 co_cancel, orphaned and EOF and can tell the Interface at once (``call.cancelled``
 + ``call_abandoned``); the worker hands its reply back through a queue and a
-wake-up socket.  There is no thread per connection: a silent connection costs a
+wake-up socket.  A call that waits without blocking (Interface.call returns a
+``Pending``: a read waiting for a message) holds no thread at all: the
+connection stays in CALL until the Interface settles it, then replies on the
+loop.  There is no thread per connection: a silent connection costs a
 socket and a few KiB, so a flood of them cannot starve the loop of threads.  A
 connection (dcerpc_connection) is in one of four states:
 
 ===============  ==========================  ===============================  ==========================
-PDU received      UNBOUND (just accepted)     BOUND (no call running)          CALL (worker running)
+PDU received      UNBOUND (just accepted)     BOUND (no call running)          CALL (worker or Pending)
 ===============  ==========================  ===============================  ==========================
 bind              bind_ack -> BOUND, or       bind_nak, close                  bind_nak, close
                   bind_nak and close
@@ -43,7 +46,13 @@ Before any state applies the 16-byte header is checked: rpc_vers other than 5.0/
 (a bind gets bind_nak protocol_version_not_supported first) or frag_length < 16:
 close; frag_length above max_recv_frag (5840) on anything but bind/alter_context:
 fault proto_error, close.  A request stub over ``max_stub`` (total of its
-fragments) gets fault rpc_s_access_denied and its remaining fragments are skipped.
+fragments) gets fault rpc_s_access_denied and its remaining fragments are skipped;
+a fragment that would take the partial requests of all connections past
+``max_reassembly`` gets fault nca_s_server_too_busy (not executed), likewise.
+A connection frames no request while OUTPUT_HIGH of its replies is unsent
+(replies are made as the client reads them), and at most PDUS_PER_TURN PDUs
+before the loop serves the others; unsent replies of all connections above
+``max_unsent`` close the connections whose replies waited unread the longest (D-121).
 After a closing fault or bind_nak the server drains input briefly so the PDU
 arrives before the FIN.
 
@@ -53,10 +62,11 @@ arrive whole within io_timeout, and a fragmented request within io_timeout of it
 first fragment (a trickle of bytes does not hold a connection open); a reply the
 client does not read must make progress within io_timeout.  None while a call
 runs; a bound connection of an association that owns something in an Interface
-(``holds_state``: context handles live there) may idle for ever (TCP keepalive
-finds dead peers), any other is closed after ``idle_timeout``.  Connections above
+(``holds_state``: context handles live there) is closed after ``owner_idle_timeout``
+(its handles then run down), any other after ``idle_timeout``.  A connection above
 ``max_connections``, or above ``max_connections_per_peer`` from one client address,
-are accepted and closed at once.  A connection belongs to one association group;
+closes the connection (of anyone, or of that address) quiet the longest if it has
+been quiet ``evict_after``, else it is accepted and closed at once (D-122).  A connection belongs to one association group;
 when the group's last connection closes, every Interface bound on it hears
 ``association_ended`` once (on the loop, after the group's last call returned).
 """
