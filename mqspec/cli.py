@@ -129,7 +129,8 @@ def main(argv: list[str] | None = None) -> int:
                             "(docs/client-shim.md)")
     serve.add_argument("--idle-timeout", type=float, default=300.0, metavar="SECONDS",
                        help="close a connection idle this long whose association owns no context handle "
-                            "(default 300)")
+                            "(default 300; one whose association owns some: after 1800 s, its handles run down, "
+                            "D-122)")
     serve.add_argument("--max-connections", type=int, default=4096, metavar="N",
                        help="connections served at once (default 4096); at the cap the longest idle one is closed "
                             "for a new one, or the new one is refused (D-122)")
