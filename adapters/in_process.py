@@ -5,11 +5,14 @@ Theory of operation
 The reference core never blocks and never reads the clock itself.  This adapter
 gives it a clock (wall_clock.WallClock), which starts held at the real time and
 moves only when `elapse` moves it, and a store, and serialises every call under
-one Condition.  After each call the core's change records go to the store,
-waiting threads are woken and the output hooks are told (an MS-MQQB listener
-writes what its sessions have to send).  A Start*Receive that must wait sleeps on
-the Condition until its call is done: a message arrives, another thread cancels
-it, or `elapse` carries the clock past its time-out.  No timer depends on how fast
+one lock.  After each call the core's change records go to the store, the
+timer driver (the one thread that waits on the lock's Condition) is woken and the
+output hooks are told (an MS-MQQB listener writes what its sessions have to send).
+A Start*Receive that must wait leaves a continuation on the reference's pending
+read request (`receive_later`): whoever ends the wait (a message arrives, a
+cancel, a rundown, `elapse` carrying the clock past its time-out) hands the
+outputs to that call alone.  `receive` waits for them on an event of its own;
+the wire (mqrr/service.py) waits on no thread at all.  No timer depends on how fast
 the machine is.  `run_in_real_time()` (capability real_time) releases the clock to
 follow the wall clock and starts a TimerDriver (timer_driver.py) that fires the
 timers when they are due, until the next `reset`, which holds the clock again.
@@ -115,7 +118,7 @@ class _Core:
             self.clock.release()
             if self.driver is None:
                 self.driver = TimerDriver(self).start()
-            self.lock.notify_all()
+            self.lock.notify()
 
     def stop_driver(self) -> None:
         """Called without the lock (the driver's thread needs it to end)."""
@@ -140,30 +143,50 @@ class _Core:
                 self.options = dict(self.first_options)  # and a quota set since
                 self.clock = WallClock()  # a fresh start: the real time, held
             self.start()
-            self.lock.notify_all()
+            self.lock.notify()
             self.output_ready()   # the old queue manager's sessions are gone: their connections close
 
     def call(self, method, *args):
         with self.lock:
             self.qm.run_timers()  # timers due at the current instant fire before the call sees the queue
             result = method(*args)
-            self.flush()
-            self.lock.notify_all()
-            self.output_ready()
+            self.after_call()
             return result
 
+    def after_call(self) -> None:
+        """With the lock held: the changes to the store, the timer driver told of a sooner deadline (it is the only
+        thread that waits on the Condition), the output hooks told."""
+        self.flush()
+        if self.driver is not None and self.driver.needs_waking():
+            self.lock.notify()
+        self.output_ready()
+
     def receive(self, method, *args) -> StartReceiveOut:
+        """A Start*Receive that returns when its call is done: this thread waits on an event of its own."""
+        ended, outputs = threading.Event(), []
+        out = self.receive_later(lambda done: (outputs.append(done), ended.set()), method, *args)
+        if out is not None:
+            return out
+        ended.wait()   # a message, a cancel, a rundown or elapse() ends the wait, and wakes this call only
+        return outputs[0]
+
+    def receive_later(self, done, method, *args) -> StartReceiveOut | None:
+        """A Start*Receive that never blocks: its outputs now, or None and `done(outputs)` once the call ends.
+        `done` runs on whichever thread ends the wait, with the lock held: it must only hand the outputs on."""
         with self.lock:
             self.qm.run_timers()
             call = method(*args)
-            self.flush()
-            self.lock.notify_all()
-            self.output_ready()
-            while not call.done:  # a message, a cancel, a rundown or elapse() ends the wait
-                self.lock.wait()
-            self.flush()
-            return StartReceiveOut(call.hresult, call.pdw_arrive_time, call.p_sequence_id,
-                                   call.pdw_number_of_sections, call.pp_packet_sections)
+            self.after_call()
+            if call.done:
+                return _outputs(call)
+            request = call.request
+            reference_continuation = request.on_complete   # the reference's own: it fills the call's outputs
+
+            def completed(finished) -> None:
+                reference_continuation(finished)
+                done(_outputs(call))
+            request.on_complete = completed   # the reference is sans-I/O: how a waiting read waits is ours
+            return None
 
 
 class InProcessTarget(Target):
@@ -338,6 +361,14 @@ class InProcessTarget(Target):
         return self._receive(self.server.r_start_receive, ph_context, lookup_id, h_cursor, ul_action, ul_timeout,
                              dw_request_id, dw_max_body_size, dw_max_compound_message_size)
 
+    def start_receive_later(self, done, *arguments) -> StartReceiveOut | None:
+        """start_receive that never blocks: the outputs now, or None and `done(outputs)` when the wait ends (on
+        the thread that ends it, which must not be held up: `done` only hands them on)."""
+        return self._core.receive_later(done, self.server.r_start_receive, *arguments)
+
+    def start_transactional_receive_later(self, done, *arguments) -> StartReceiveOut | None:
+        return self._core.receive_later(done, self.server.r_start_transactional_receive, *arguments)
+
     def start_transactional_receive(self, ph_context, lookup_id, h_cursor, ul_action, ul_timeout, dw_request_id,
                                     dw_max_body_size, dw_max_compound_message_size,
                                     p_transaction_id) -> StartReceiveOut:
@@ -430,7 +461,7 @@ class InProcessTarget(Target):
             core.clock.advance(ms)
             core.qm.run_timers()
             core.flush()
-            core.lock.notify_all()
+            core.lock.notify()
             core.output_ready()
 
     def run_in_real_time(self) -> None:
@@ -511,6 +542,11 @@ def _extra_value(name: str, value, impl: Implementation):
     if not isinstance(value, kinds) or isinstance(value, bool) != isinstance(default, bool):
         raise ValueError(f"property {name} cannot be {type(value).__name__}")
     return value
+
+
+def _outputs(call) -> StartReceiveOut:
+    return StartReceiveOut(call.hresult, call.pdw_arrive_time, call.p_sequence_id, call.pdw_number_of_sections,
+                           call.pp_packet_sections)
 
 
 def _message(p: MessageProperties, impl: Implementation):

@@ -146,7 +146,13 @@ def main(argv: list[str] | None = None) -> int:
                        help="seconds between summary lines at --log-level info or debug (default 60)")
     serve.add_argument("--idle-timeout", type=float, default=300.0, metavar="SECONDS",
                        help="close a connection idle this long whose association owns no context handle "
-                            "(default 300)")
+                            "(default 300; one whose association owns some: after 1800 s, its handles run down, "
+                            "D-122)")
+    serve.add_argument("--max-connections", type=int, default=4096, metavar="N",
+                       help="connections served at once (default 4096); at the cap the longest idle one is closed "
+                            "for a new one, or the new one is refused (D-122)")
+    serve.add_argument("--max-connections-per-peer", type=int, default=256, metavar="N",
+                       help="connections served at once from one client address (default 256; D-122)")
     from mqspec.strength.command import DESCRIPTION as STRENGTH_DESCRIPTION, add_arguments as strength_arguments
     strength_arguments(commands.add_parser("strength", help="run the suite against wrong queue managers (issue 9)",
                                            description=STRENGTH_DESCRIPTION,
@@ -512,6 +518,10 @@ def _serve(args) -> int:
     from mqspec.adapters.serve_log import ServeLog
     log = ServeLog(lambda line: print(f"mqspec: {line}", file=sys.stderr, flush=True),
                    "warning" if args.quiet else args.log_level or "info", args.summary_every)
+    for flag, value in (("--max-connections", args.max_connections),
+                        ("--max-connections-per-peer", args.max_connections_per_peer)):
+        if value < 1:
+            raise UsageError(f"{flag} {value}: give a whole number of connections above 0")
     users = None
     if args.users:
         from mqspec.adapters.wire.dcerpc_auth import Users
@@ -546,7 +556,8 @@ def _serve(args) -> int:
         raise UsageError(f"--target {url}: only an in-process target can be served")
     try:
         served = serve(target, args.host, args.port, log=log, connection_log=log.connection, users=users,
-                       auth_level=level, idle_timeout=args.idle_timeout, judge=args.judge, operators=operators)
+                       auth_level=level, idle_timeout=args.idle_timeout, judge=args.judge, operators=operators,
+                       max_connections=args.max_connections, max_connections_per_peer=args.max_connections_per_peer)
     except OSError as error:
         target.close()
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}") from None

@@ -9,6 +9,7 @@ event completes.  The rules that change these records live in the event modules.
 
 from __future__ import annotations
 
+import collections
 from typing import Callable
 
 from mqspec.protocol.constants import INFINITE
@@ -32,6 +33,7 @@ class Queue:
         "modify_time", "private_queue_number", "queue_type", "total_bytes",
         "message_position_list", "open_queue_descriptor_collection", "journal_queue_reference",
         "subqueue_collection", "parent", "subqueue_name", "deleted", "is_journal", "key", "security",
+        "open_modes",
     )
 
     def __init__(self, pathname: str, *, identifier: bytes, queue_type: QueueType,
@@ -61,6 +63,9 @@ class Queue:
         self.total_bytes = 0
         self.message_position_list = MessagePositionList()
         self.open_queue_descriptor_collection: list[OpenQueueDescriptor] = []
+        # (AccessType, ShareMode) -> how many of the open descriptors have it: MS-MQDMPR 3.1.7.1.5's sharing
+        # checks ask only whether one exists, so Open Queue answers in O(1) however many handles are open
+        self.open_modes: collections.Counter = collections.Counter()
         self.journal_queue_reference: Queue | None = None
         self.subqueue_collection: dict[str, Queue] = {}
         self.parent: Queue | None = None
@@ -68,6 +73,22 @@ class Queue:
         self.deleted = False
         self.is_journal = False
         self.key = ""  # how the queue manager files it: the lower-cased local name, or "@role"
+
+    def attach(self, descriptor: OpenQueueDescriptor) -> None:
+        """MS-MQDMPR 3.1.7.1.5: the descriptor joins OpenQueueDescriptorCollection."""
+        self.open_queue_descriptor_collection.append(descriptor)
+        self.open_modes[descriptor.access_type, descriptor.share_mode] += 1
+
+    def detach(self, descriptor: OpenQueueDescriptor) -> None:
+        """MS-MQDMPR 3.1.7.1.6:02 the descriptor leaves OpenQueueDescriptorCollection (if it is there)."""
+        if descriptor in self.open_queue_descriptor_collection:
+            self.open_queue_descriptor_collection.remove(descriptor)
+            self.open_modes[descriptor.access_type, descriptor.share_mode] -= 1
+
+    def detach_all(self) -> None:
+        """MS-MQDMPR 3.1.7.1.4:02 a deleted queue keeps no descriptor."""
+        self.open_queue_descriptor_collection.clear()
+        self.open_modes.clear()
 
     @property
     def active(self) -> bool:

@@ -52,7 +52,7 @@ class OpenQueueEvents:
         if status != HRESULT.MQ_OK:
             return status, None
         descriptor = self._new_descriptor(required_access, shared_mode, queue, name.text)
-        queue.open_queue_descriptor_collection.append(descriptor)
+        queue.attach(descriptor)
         return HRESULT.MQ_OK, descriptor
 
     def _new_descriptor(self, access: A, share: M, queue: Queue | None, text: str,
@@ -151,8 +151,8 @@ class OpenQueueEvents:
         # MS-MQDMPR:3.1.7.1.6:02 close its cursors and detach the descriptor
         for cursor in list(queue_desc.cursor_collection.values()):
             self.close_cursor(cursor)
-        if queue is not None and queue_desc in queue.open_queue_descriptor_collection:
-            queue.open_queue_descriptor_collection.remove(queue_desc)
+        if queue is not None:
+            queue.detach(queue_desc)
 
     def enqueue_message_to_an_open_queue(self, queue_desc: OpenQueueDescriptor, message,
                                          transaction=None) -> int:
@@ -178,20 +178,19 @@ class OpenQueueEvents:
 
 
 def _sharing_status(queue: Queue, access: A, share: M) -> int:
-    """MS-MQDMPR 3.1.7.1.5 sharing checks; the first matching rule decides."""
-    existing = queue.open_queue_descriptor_collection
-    if any(d.access_type == A.ReceiveAccess and d.share_mode == M.DenyReceive for d in existing):
+    """MS-MQDMPR 3.1.7.1.5 sharing checks; the first matching rule decides.  Each rule asks whether an open
+    descriptor of some (AccessType, ShareMode) exists: the queue's counts of them answer in O(1)."""
+    modes = queue.open_modes
+    if modes[A.ReceiveAccess, M.DenyReceive]:
         # MS-MQDMPR:3.1.7.1.5:04
         if share == M.DenyReceive or access == A.ReceiveAccess:
             return HRESULT.MQ_ERROR_SHARING_VIOLATION
-    elif any(d.access_type in (A.PeekAccess, A.PeekAdminAccess) and d.share_mode == M.DenyReceive
-             for d in existing):
+    elif modes[A.PeekAccess, M.DenyReceive] or modes[A.PeekAdminAccess, M.DenyReceive]:
         # MS-MQDMPR:3.1.7.1.5:05
         if access == A.ReceiveAccess:
             return HRESULT.MQ_ERROR_SHARING_VIOLATION
-    elif any(d.access_type == A.ReceiveAccess and d.share_mode == M.DenyNone for d in existing):
+    elif modes[A.ReceiveAccess, M.DenyNone]:
         # MS-MQDMPR:3.1.7.1.5:06
         if share == M.DenyReceive:
             return HRESULT.MQ_ERROR_SHARING_VIOLATION
     return HRESULT.MQ_OK
-

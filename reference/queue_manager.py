@@ -230,7 +230,7 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
                 for waiter in list(descriptor.waiting_message_read_operation_collection):
                     self.waiting_message_read_timer_stop(waiter, status)
             descriptor.queue_reference = None  # MS-MQDMPR:3.1.7.1.4:02
-        queue.open_queue_descriptor_collection.clear()
+        queue.detach_all()
 
     def purge_silently(self, queue: Queue) -> None:
         """Drop every message of a system or journal queue without acknowledgments."""

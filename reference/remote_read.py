@@ -75,6 +75,9 @@ class RemoteReadServer:
         self.context_handles: dict[bytes, OpenQueueDescriptor] = {}
         self.move_contexts: dict[int, bytes] = {}
         self.pending_request_table: dict[tuple[int, bytes], PendingRequestEntry] = {}
+        # the same entries by handle: what a rundown, a close or an End asks (MS-MQRR 3.1.4.9:05, 3.1.6.2), in
+        # time proportional to that handle's entries however many other handles have some
+        self.pending_by_handle: dict[bytes, dict[int, PendingRequestEntry]] = {}
         # Messages are sent on this machine: the address overlay names its first address (D-63).
         address = ipaddress.ip_address(queue_manager.addresses[0])
         self.packet_context = PacketContext(queue_manager_guid=queue_manager.identifier,
@@ -219,12 +222,11 @@ class RemoteReadServer:
         return HRESULT.MQ_OK
 
     def _release_pending(self, handle: bytes, descriptor: OpenQueueDescriptor) -> None:
-        for key, entry in list(self.pending_request_table.items()):
-            if key[1] == handle:
-                self._remove_entry(entry)
-                position = self._position(descriptor, entry.lookup_identifier)
-                if position is not None and not entry.transactional:
-                    self.qm.dequeue_message_end(descriptor, position, delete_message=False)
+        for entry in list(self.pending_by_handle.get(handle, {}).values()):
+            self._remove_entry(entry)
+            position = self._position(descriptor, entry.lookup_identifier)
+            if position is not None and not entry.transactional:
+                self.qm.dequeue_message_end(descriptor, position, delete_message=False)
 
     def _forget(self, handle: bytes) -> None:
         self.context_handles.pop(handle, None)
@@ -348,6 +350,7 @@ class RemoteReadServer:
             entry = PendingRequestEntry(dw_request_id, ph_context, 0, self.qm.clock.now_ms() & 0xFFFFFFFF,
                                         transactional=transaction is not None)
             self.pending_request_table[(dw_request_id, ph_context)] = entry
+            self.pending_by_handle.setdefault(ph_context, {})[dw_request_id] = entry
             self._start_cleanup_timer(entry)
         request = self._read(descriptor, lookup_id, cursor, ul_action, ul_timeout, dw_request_id, transaction)
         request.request_id = dw_request_id  # known while it waits, even untagged (D-18)
@@ -430,7 +433,7 @@ class RemoteReadServer:
             if readings["D-55"] == "other-failure":
                 return HRESULT.MQ_ERROR  # D-55 other-failure
             return HRESULT.MQ_ERROR_INVALID_PARAMETER  # MS-MQRR:3.1.4.9:09 D-55 the IDL's range(1,2)
-        if not any(key[1] == ph_context for key in self.pending_request_table):
+        if not self.pending_by_handle.get(ph_context):
             return HRESULT.MQ_ERROR_INVALID_HANDLE  # MS-MQRR:3.1.4.9:05 no entry for this handle
         entry = self.pending_request_table.get((dw_request_id, ph_context))
         if entry is None:
@@ -492,6 +495,10 @@ class RemoteReadServer:
         key = (entry.request_id, entry.queue_context_handle)
         if self.pending_request_table.get(key) is entry:  # D-36 accept: a later start may have replaced it
             del self.pending_request_table[key]
+            by_handle = self.pending_by_handle[entry.queue_context_handle]
+            del by_handle[entry.request_id]
+            if not by_handle:
+                del self.pending_by_handle[entry.queue_context_handle]
         self.qm.timers.cancel(entry.timer)
         entry.timer = None
 

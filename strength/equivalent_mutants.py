@@ -140,10 +140,6 @@ _ENTRIES = (
      "if position.state <= AVAILABLE and not position.is_reserved:",
      ("MessagePositionState is an IntEnum whose smallest member is Available (0): state <= Available holds "
      "exactly when state == Available")),
-    ("reference/open_queue.py", "core/ReplaceComparisonOperator_Eq_Is",
-     "elif any(d.access_type == A.ReceiveAccess and d.share_mode == M.DenyNone for d in existing):",
-     "elif any(d.access_type == A.ReceiveAccess and d.share_mode is M.DenyNone for d in existing):",
-     "share_mode always holds a QueueShareMode member, and Enum members are singletons: == and is agree"),
     ("reference/queue_manager.py", "core/NumberReplacer",
      "self._message_ordinal += 1", "self._message_ordinal += 2",
      ("ordinals 2, 4, 6, ... are as unique as 1, 2, 3 (MS-MQMQ:2.2.18.1.3:01 asks for a unique ordinal only), and "

@@ -17,10 +17,17 @@ ROOT = Path(__file__).resolve().parent.parent
 def served(target: str = "reference", mqspec: tuple[str, ...] = (sys.executable, "-m", "mqspec.cli"),
            cwd: Path = ROOT, options: tuple[str, ...] = (), lines: list | None = None):
     """Yield the URL of `mqspec serve --target TARGET [options]` on a free loopback port; stop it afterwards.
-    `mqspec` is the command that runs mqspec (default: this checkout's), `cwd` where it runs.
+    `mqspec` is the command that runs mqspec (default: this checkout's), `cwd` where it runs.  Its log is read as
+    it comes (a full pipe would stop the server); `lines`, if given, gets every line of it, the first included,
+    once the server has stopped."""
+    with served_process(target, mqspec, cwd, options, lines) as (url, _process):
+        yield url
 
-    Its log is read as it comes (a full pipe would stop the server); `lines`, if given, gets every line of it,
-    the first included, once the server has stopped."""
+
+@contextlib.contextmanager
+def served_process(target: str = "reference", mqspec: tuple[str, ...] = (sys.executable, "-m", "mqspec.cli"),
+                   cwd: Path = ROOT, options: tuple[str, ...] = (), lines: list | None = None):
+    """As served(), yielding (URL, the server's Popen): for tests that watch the process (its memory)."""
     process = subprocess.Popen([*mqspec, "serve", "--port", "0", "--target", target, *options],
                                cwd=cwd, stderr=subprocess.PIPE, text=True)
     try:
@@ -30,7 +37,7 @@ def served(target: str = "reference", mqspec: tuple[str, ...] = (sys.executable,
         log = collections.deque([line], maxlen=None if lines is not None else 200)
         reader = threading.Thread(target=lambda: log.extend(process.stderr), daemon=True)
         reader.start()
-        yield f"mqrr://127.0.0.1:{match.group(1)}"
+        yield f"mqrr://127.0.0.1:{match.group(1)}", process
     finally:
         stop(process, 30)
     reader.join(10)

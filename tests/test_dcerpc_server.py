@@ -596,7 +596,7 @@ def test_bind_with_auth_through_impacket_is_refused(server):
 
 # -- limits, time-outs, logging, stop ---------------------------------------------------------------------------------
 def test_connections_above_max_connections_are_closed_at_once(toy, lines):
-    with DceRpcServer([toy], max_connections=2, log=lines.append) as srv:
+    with DceRpcServer([toy], max_connections=2, log=lines.append, evict_after=60) as srv:
         kept = [Raw(srv.port) for _ in range(2)]
         for raw in kept:
             raw.bind()
@@ -607,6 +607,25 @@ def test_connections_above_max_connections_are_closed_at_once(toy, lines):
         kept[0].close()
         settle(srv, connections=1)
         assert Raw(srv.port).bind()["ptype"] == BIND_ACK     # a slot is free again
+
+
+def test_at_the_cap_the_connection_quiet_the_longest_makes_way_and_a_busy_one_never_does(toy, lines):
+    """D-122: at max_connections a new connection closes the one quiet the longest (here the bound, silent one),
+    never one whose call runs; with none quiet long enough the new one is refused."""
+    with DceRpcServer([toy], max_connections=2, log=lines.append, evict_after=0.3) as srv:
+        quiet, busy = Raw(srv.port), Raw(srv.port)
+        quiet.bind()
+        busy.bind()
+        busy.send(*request_pdus(b"", opnum=1))               # blocks in the toy until released
+        assert toy.entered.wait(HANG)
+        assert Raw(srv.port).closed()                        # nobody quiet for 0.3 s yet: refused
+        time.sleep(0.5)
+        newcomer = Raw(srv.port)
+        assert newcomer.bind()["ptype"] == BIND_ACK and quiet.closed()
+        assert srv.stats()["connections_evicted"] == 1
+        assert any("made way for a new one" in line for line in lines)
+        assert Raw(srv.port).closed()                        # the newcomer is quiet < 0.3 s, the other is busy
+        toy.release.set()
 
 
 def test_silent_or_stalled_connections_time_out_only_before_bind_or_mid_pdu(toy, lines):
@@ -699,7 +718,8 @@ def test_stop_ends_every_thread_and_closes_every_socket(toy):
     srv.stop()
     assert threading.active_count() == before
     assert srv.stats() == {"connections": 0, "associations": 0, "threads": 0, "calls_in_progress": 0,
-                           "connections_accepted": 3, "connections_refused": 0, "pdus": 3}
+                           "connections_accepted": 3, "connections_refused": 0, "connections_evicted": 0, "pdus": 3,
+                           "reassembling": 0, "unsent": 0}
     for raw in (idle, bound, blocked):
         assert raw.closed()
     assert len(toy.abandoned) == 1 and toy.abandoned[0][0].cancelled.is_set()

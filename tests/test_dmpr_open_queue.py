@@ -278,7 +278,7 @@ def test_first_matching_rule_wins(qm):
     itself, so the second descriptor is attached directly."""
     queue, fn = make_queue(qm)
     open_descriptor(qm, fn, R, NONE)
-    queue.open_queue_descriptor_collection.append(qm._new_descriptor(P, DENY, queue, fn))
+    queue.attach(qm._new_descriptor(P, DENY, queue, fn))
     assert status(qm, fn, P, DENY) == OK
     assert status(qm, fn, R, NONE) == VIOLATION  # rule 2 refuses a receiver
 

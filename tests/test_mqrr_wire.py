@@ -283,3 +283,24 @@ def test_a_client_idle_past_the_servers_idle_timeout_goes_on_with_a_new_associat
     finally:
         served.stop()
         hosted.close()
+
+
+def test_handles_and_cursors_are_bounded_per_association(served, client, queue, monkeypatch):
+    """D-123: past HANDLES open context handles R_OpenQueue throws, and past CURSORS open cursors R_CreateCursor
+    returns, MQ_ERROR_INSUFFICIENT_RESOURCES; closing frees a place; another association has places of its own."""
+    from mqspec.adapters.mqrr import service
+    monkeypatch.setattr(service, "HANDLES", 3)
+    monkeypatch.setattr(service, "CURSORS", 2)
+    handles = [open_handle(client, queue) for _ in range(3)]
+    refused = client.open_queue(from_format_name(queue), Access.RECEIVE_ACCESS, ShareMode.MQ_DENY_NONE)
+    assert refused.hresult == HRESULT.MQ_ERROR_INSUFFICIENT_RESOURCES
+    cursors = [client.create_cursor(handles[0]) for _ in range(2)]
+    assert [out.hresult for out in cursors] == [HRESULT.MQ_OK] * 2
+    assert client.create_cursor(handles[1]).hresult == HRESULT.MQ_ERROR_INSUFFICIENT_RESOURCES
+    assert client.close_cursor(handles[0], cursors[0].ph_cursor) == HRESULT.MQ_OK
+    assert client.create_cursor(handles[1]).hresult == HRESULT.MQ_OK
+    assert client.close_queue(handles[1]).hresult == HRESULT.MQ_OK     # its cursor went with it
+    assert client.create_cursor(handles[2]).hresult == HRESULT.MQ_OK
+    assert open_handle(client, queue)                                   # the closed handle's place
+    with connect(f"mqrr://127.0.0.1:{served.port}") as other:
+        assert open_handle(other, queue)

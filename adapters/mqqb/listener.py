@@ -134,6 +134,8 @@ class MqqbListener:
     # -- other threads -------------------------------------------------------------------------
     def _hook(self) -> None:
         """The target may have given sessions bytes to send (called under its lock: only signal)."""
+        if self._output_ready or not self._connections:
+            return                 # the loop has not looked yet (it will see these bytes too), or nobody to write to
         self._output_ready = True
         if not self.loop.on_loop():
             self.loop.wake()

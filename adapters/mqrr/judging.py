@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from mqspec.protocol.hresult import HRESULT, RpcStatus
 from mqspec.protocol.idl import OPNUMS, SectionBuffer
 
-from ..wire.dcerpc_server import Call, Drop, Fault
+from ..wire.dcerpc_server import Call, Drop, Fault, Pending
 from .ndr import StubError, decode_request, encode_response
 from .service import RemoteReadService
 
@@ -157,6 +157,11 @@ class JudgingService(RemoteReadService):
             out = self.run(call, name, args)
         except Fault as fault:
             return self._answer(record, fault=fault.status)
+        if isinstance(out, Pending):   # a receive that waits: recorded and answered once it ends
+            return out.then(lambda done: self._ran(call, record, injection, done))
+        return self._ran(call, record, injection, out)
+
+    def _ran(self, call: Call, record: dict, injection: Injection | None, out: dict) -> bytes:
         if injection is not None:   # damage or noise: the call ran (its message is locked); its sections change
             change = _damaged if injection.kind == "damage" else _noisy
             sections, record["injected"] = change(out["ppPacketSections"])

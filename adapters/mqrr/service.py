@@ -18,8 +18,14 @@ When an association's last connection goes, each handle it still owns is run
 down (MS-MQRR 3.1.6.1, 3.1.6.2: cursors and queue closed, waiting reads
 cancelled, two-phase-read messages made available again).  A waiting
 Start*Receive whose connection is lost is cancelled as R_CancelReceive would.
+A Start*Receive that must wait holds no thread: the hosted (in-process) target
+hands its outputs on when the wait ends (start_receive_later) and the call
+answers the server with a Pending it settles then.
 
-Transactions an association enlists (R_QMEnlistRemoteTransaction) are bounded
+Context handles and cursors are bounded per association (D-123: HANDLES, CURSORS):
+past them R_OpenQueue and R_OpenQueueForMove throw, and R_CreateCursor returns,
+MQ_ERROR_INSUFFICIENT_RESOURCES, so one client cannot make the server keep without
+end.  Transactions an association enlists (R_QMEnlistRemoteTransaction) are bounded
 (D-79): at most ENLISTMENTS of them per association; the ones no operation used
 are released when the association ends, or once ``enlistment_timeout`` seconds
 (of real time) have passed, so a client that enlists without end cannot make the
@@ -28,7 +34,6 @@ server keep without end.
 
 from __future__ import annotations
 
-import struct
 import threading
 import time
 
@@ -36,14 +41,14 @@ from mqspec.protocol.hresult import HRESULT, RpcStatus
 from mqspec.protocol.idl import NULL_CONTEXT_HANDLE, OPNUMS, REMOTE_READ_UUID, REMOTE_READ_VERSION
 
 from ..target import Target
-from ..wire.dcerpc_server import Association, Call, Fault
+from ..wire.dcerpc_server import Association, Call, Fault, Pending
 from .ndr import StubError, decode_request, encode_response
 
 _METHODS = {number: name for name, number in OPNUMS.items()}
 _HANDLE_PARAMETERS = ("phContext", "phContextFrom")  # [in] QUEUE_CONTEXT_HANDLE_NOSERIALIZE
-_UL_TIMEOUT = struct.Struct("<I")
-_UL_TIMEOUT_OFFSET = 40  # MS-MQRR 6: phContext (20), LookupId (at 24, aligned 8), hCursor, ulAction, ulTimeout
 ENLISTMENTS = 1024       # D-79: transactions one association may have enlisted and not yet seen released
+HANDLES = 4096           # D-123: context handles one association may hold open at once
+CURSORS = 4096           # D-123: cursors one association may hold open at once, over all its handles
 ENLISTMENT_TIMEOUT = 600.0   # D-79: seconds after which an enlistment no operation used is released
 
 
@@ -59,6 +64,7 @@ class RemoteReadService:
         self.enlistment_timeout = enlistment_timeout
         self._handles: dict[int, set[bytes]] = {}   # association group id -> the context handles it owns
         self._enlisted: dict[int, dict[bytes, float]] = {}   # association group id -> XACTUOW -> when enlisted
+        self._cursors: dict[int, set[tuple[bytes, int]]] = {}   # association group id -> its (handle, cursor)s
         self._lock = threading.Condition()
 
     # -- the Interface of dcerpc_server ---------------------------------------------------------
@@ -70,7 +76,10 @@ class RemoteReadService:
             args = decode_request(call.opnum, call.stub, call.ndr64)
         except StubError as error:
             raise Fault(error.status) from None
-        return encode_response(call.opnum, self.run(call, name, args), call.ndr64)
+        out = self.run(call, name, args)
+        if isinstance(out, Pending):   # a receive that waits: encoded once it ends
+            return out.then(lambda done: encode_response(call.opnum, done, call.ndr64))
+        return encode_response(call.opnum, out, call.ndr64)
 
     def run(self, call: Call, name: str, args: dict) -> dict:
         """The method `name` on its decoded arguments: its outputs (Fault for an RPC exception)."""
@@ -84,10 +93,8 @@ class RemoteReadService:
         return method(call.association, owned, args)
 
     def may_block(self, opnum: int, stub: bytes) -> bool:
-        """A Start*Receive with a non-zero ulTimeout may wait (MS-MQRR 3.1.4.7)."""
-        if opnum not in (OPNUMS["R_StartReceive"], OPNUMS["R_StartTransactionalReceive"]):
-            return False
-        return len(stub) >= _UL_TIMEOUT_OFFSET + 4 and _UL_TIMEOUT.unpack_from(stub, _UL_TIMEOUT_OFFSET)[0] != 0
+        """No RemoteRead call blocks a thread: a Start*Receive that must wait (MS-MQRR 3.1.4.7) returns a Pending."""
+        return False
 
     def call_abandoned(self, call: Call) -> None:
         """The client went away (or cancelled) while its receive waited: cancel it as R_CancelReceive."""
@@ -107,6 +114,7 @@ class RemoteReadService:
         with self._lock:
             handles = self._handles.get(association.id, set())
             enlisted = self._enlisted.pop(association.id, {})
+            self._cursors.pop(association.id, None)
         for handle in list(handles):
             self.target.rundown(handle)  # MS-MQRR 3.1.6.2
         for uow in enlisted:
@@ -137,6 +145,7 @@ class RemoteReadService:
         with self._lock:
             self._handles.clear()
             self._enlisted.clear()
+            self._cursors.clear()
 
     def _owned(self, association: Association) -> set:
         with self._lock:
@@ -160,6 +169,8 @@ class RemoteReadService:
         return (identity.user, identity.auth_level) if identity is not None else (None, 1)
 
     def _r_openqueue(self, association, owned, args, caller=None):
+        if len(owned) >= HANDLES:
+            raise Fault(HRESULT.MQ_ERROR_INSUFFICIENT_RESOURCES)   # D-123 (a void method throws its status)
         out = self.target.calling_as(caller).open_queue(args["pQueueFormat"], args["dwAccess"], args["dwShareMode"],
                                      args["pClientId"], args["fNonRoutingServer"], args["Major"], args["Minor"],
                                      args["BuildNumber"], args["fWorkgroup"])
@@ -169,6 +180,8 @@ class RemoteReadService:
         return {"pphContext": out.pph_context}
 
     def _r_openqueueformove(self, association, owned, args, caller=None):
+        if len(owned) >= HANDLES:
+            raise Fault(HRESULT.MQ_ERROR_INSUFFICIENT_RESOURCES)   # D-123
         out = self.target.calling_as(caller).open_queue_for_move(args["pQueueFormat"], args["dwAccess"], args["dwShareMode"],
                                               args["pClientId"], args["fNonRoutingServer"], args["Major"],
                                               args["Minor"], args["BuildNumber"], args["fWorkgroup"])
@@ -185,27 +198,48 @@ class RemoteReadService:
         if out.hresult == HRESULT.MQ_OK:
             with self._lock:
                 owned.discard(handle)
+                cursors = self._cursors.get(association.id)
+                if cursors:   # MS-MQDMPR:3.1.7.1.6:02 closing the queue closed its cursors
+                    cursors.difference_update([pair for pair in cursors if pair[0] == handle])
         return {"pphContext": out.pph_context, "ReturnValue": out.hresult}
 
     def _r_createcursor(self, association, owned, args):
+        with self._lock:
+            cursors = self._cursors.setdefault(association.id, set())
+            if len(cursors) >= CURSORS:   # D-123: the association's bound
+                return {"phCursor": 0, "ReturnValue": HRESULT.MQ_ERROR_INSUFFICIENT_RESOURCES}
         out = self.target.create_cursor(args["phContext"])
+        if out.hresult == HRESULT.MQ_OK:
+            with self._lock:
+                cursors.add((args["phContext"], out.ph_cursor))
         return {"phCursor": out.ph_cursor, "ReturnValue": out.hresult}
 
     def _r_closecursor(self, association, owned, args):
-        return {"ReturnValue": self.target.close_cursor(args["phContext"], args["hCursor"])}
+        status = self.target.close_cursor(args["phContext"], args["hCursor"])
+        if status == HRESULT.MQ_OK:
+            with self._lock:
+                self._cursors.get(association.id, set()).discard((args["phContext"], args["hCursor"]))
+        return {"ReturnValue": status}
 
     def _r_purgequeue(self, association, owned, args):
         return {"ReturnValue": self.target.purge_queue(args["phContext"])}
 
     def _r_startreceive(self, association, owned, args):
-        return _receive_out(self.target.start_receive(
-            args["phContext"], args["LookupId"], args["hCursor"], args["ulAction"], args["ulTimeout"],
-            args["dwRequestId"], args["dwMaxBodySize"], args["dwMaxCompoundMessageSize"]))
+        return self._receive("start_receive", args["phContext"], args["LookupId"], args["hCursor"],
+                             args["ulAction"], args["ulTimeout"], args["dwRequestId"], args["dwMaxBodySize"],
+                             args["dwMaxCompoundMessageSize"])
 
     def _r_starttransactionalreceive(self, association, owned, args):
-        return _receive_out(self.target.start_transactional_receive(
-            args["phContext"], args["LookupId"], args["hCursor"], args["ulAction"], args["ulTimeout"],
-            args["dwRequestId"], args["dwMaxBodySize"], args["dwMaxCompoundMessageSize"], args["pTransactionId"]))
+        return self._receive("start_transactional_receive", args["phContext"], args["LookupId"], args["hCursor"],
+                             args["ulAction"], args["ulTimeout"], args["dwRequestId"], args["dwMaxBodySize"],
+                             args["dwMaxCompoundMessageSize"], args["pTransactionId"])
+
+    def _receive(self, method: str, *arguments):
+        """The outputs of a Start*Receive, or a Pending settled when its wait ends (no thread waits for it)."""
+        pending = Pending()
+        out = getattr(self.target, method + "_later")(lambda done: pending.settle(lambda: _receive_out(done)),
+                                                      *arguments)
+        return pending if out is None else _receive_out(out)
 
     def _r_cancelreceive(self, association, owned, args):
         return {"ReturnValue": self.target.cancel_receive(args["phContext"], args["dwRequestId"])}

@@ -4,6 +4,7 @@ The theory of operation (states, what each PDU does in each, the deadlines) is i
 dcerpc_server's module docstring.  Everything here runs on the loop thread except
 a call whose Interface says ``may_block``: that one runs on a worker, which hands
 its reply back through ``server.post`` (``worker_done`` then runs on the loop).
+A call answered with a Pending waits on no thread: its settling posts ``_settled``.
 Nothing here blocks: sends go into an output buffer the loop flushes, and a
 connection that is closed while its worker still runs is finished when the worker
 returns (or when it overstays its deadline), so that its association is run down
@@ -48,10 +49,12 @@ from .dcerpc_types import (
     Call,
     Drop,
     Fault,
+    Pending,
 )
 
 RECV_SIZE = 65536              # one recv can hold a whole frag_length (u16) PDU
-OUTPUT_HIGH = 1 << 20          # replies waiting for a client that does not read: stop reading its requests
+OUTPUT_HIGH = 1 << 20          # unsent replies at which no further request is framed (D-121: made as the client reads)
+PDUS_PER_TURN = 32             # PDUs one connection has framed before the loop serves the others (no stall over 100 ms)
 LINGER_SECONDS = 2.0           # after a last fault/bind_nak: how long to drain input so close() sends FIN, not RST
 LINGER_BYTES = 1 << 20
 NCA_S_SERVER_TOO_BUSY = RpcStatus.NCA_S_SERVER_TOO_BUSY
@@ -80,6 +83,8 @@ class _Reassembly:
 class Connection:
     def __init__(self, server, sock: socket.socket, peer, connection_id: int, now: float):
         self.server, self.sock, self.peer, self.id = server, sock, peer, connection_id
+        self.fd = sock.fileno()
+        self.newcomer = True                  # nothing read yet: the loop serves its events first
         self.group = None                     # the server's _Group once bound
         self.contexts = {}                    # p_cont_id -> (Interface, ndr64)
         self.security = None                  # dcerpc_auth.SecurityContext of an authenticated bind
@@ -91,7 +96,9 @@ class Connection:
         self.discard_call_id = None           # a refused multi-fragment call whose tail is skipped
         self.active = None                    # _Running on a worker
         self.current = None                   # the inline Call in progress (for stats)
-        self.output = bytearray()             # replies not yet written
+        self.output = bytearray()             # replies not yet written (counted in server.unsent)
+        self.stalled = False                  # framing stopped at OUTPUT_HIGH: writable() resumes it
+        self.deferred = False                 # framing stopped at PDUS_PER_TURN: a posted _resume goes on
         self.events = 0                       # what the loop's selector watches for (selectors.EVENT_*)
         self.closing = False                  # no more PDUs are read or answered
         self.closed = False                   # socket closed; waiting (perhaps) for a worker to return
@@ -132,12 +139,22 @@ class Connection:
         self.process(now)
 
     def process(self, now: float) -> None:
-        """Frame and handle every whole PDU in the buffer (until the connection closes or must wait)."""
-        buf = self.buf
+        """Frame and handle the whole PDUs in the buffer, until the connection closes or must wait: for the rest of
+        a PDU, for the client to read its replies (OUTPUT_HIGH), or for the other connections (PDUS_PER_TURN)."""
+        buf, framed, partial = self.buf, 0, False
         while not self.closing:
+            if len(self.output) >= OUTPUT_HIGH:   # D-121: replies are made only as the client reads them
+                self.stalled = True
+                break
+            if framed == PDUS_PER_TURN:
+                if not self.deferred:
+                    self.deferred = True
+                    self.server.post(self._resume)
+                break
             pos = self.pos
             avail = len(buf) - pos
             if avail < 16:
+                partial = avail > 0
                 break
             int_rep = buf[pos + 4] >> 4
             if buf[pos] != pdu_.RPC_VERS or buf[pos + 1] not in pdu_.RPC_VERS_MINORS or int_rep > 1:
@@ -154,6 +171,7 @@ class Connection:
                 self.close(self._fatal(call_id, 0, PROTO_ERROR, f"frag_length {frag_length} above max_recv_frag"))
                 return
             if avail < frag_length:
+                partial = True
                 break
             if ptype == REQUEST and buf[pos + 3] & PFC_FIRST_FRAG and self.active is not None \
                     and self.active.orphaned:
@@ -163,6 +181,7 @@ class Connection:
             pdu = buf if (pos == 0 and avail == frag_length) else buf[pos:pos + frag_length]
             self.pos = pos + frag_length
             self.pdus += 1
+            framed += 1
             if ptype == REQUEST:
                 reason = self._on_request(pdu, little, frag_length, auth_length, call_id, now)
             else:
@@ -170,9 +189,16 @@ class Connection:
             if reason is not None:
                 self.close(reason)
                 return
-        self.pdu_started = (self.pdu_started or now) if len(buf) > self.pos else None
+        self.pdu_started = (self.pdu_started or now) if partial else None
         if self.pos == len(buf):
             self.buf, self.pos = b"", 0
+
+    def _resume(self) -> None:
+        """Posted at PDUS_PER_TURN: frame the PDUs still buffered, then read again."""
+        self.deferred = False
+        if not self.closing:
+            self.process(self.server.now())
+            self.server.watch(self)
 
     def _lost(self, reason: str) -> str:
         if self.server.stopping:
@@ -205,6 +231,7 @@ class Connection:
             data = data[sent:]
             self.output_since = self.server.now()
         self.output += data
+        self.server.unsent += len(data)
         self.server.watch(self)
 
     def writable(self, now: float) -> None:
@@ -213,17 +240,27 @@ class Connection:
         except (BlockingIOError, InterruptedError):
             return
         except OSError as exc:
-            self.output.clear()
+            self._drop_output()
             self.close(f"send failed ({exc.strerror or exc})")
             return
         del self.output[:sent]
+        self.server.unsent -= sent
         self.output_since = now if self.output else None
         if not self.output and self.linger and self.lingering_since is None:
             self._start_linger(now)
+        if self.stalled and len(self.output) < OUTPUT_HIGH and not self.closing:
+            self.stalled = False
+            self.process(now)
         self.server.watch(self)
 
+    def _drop_output(self) -> None:
+        self.server.unsent -= len(self.output)
+        self.output = bytearray()             # a new buffer: the old one's memory goes back at once
+
     def wants_read(self) -> bool:
-        return not self.closed and len(self.output) < OUTPUT_HIGH and (not self.closing or self.linger)
+        # D-121: nothing more is read while replies wait for the client, or while a buffer's worth waits to be framed
+        return not self.closed and len(self.output) < OUTPUT_HIGH and len(self.buf) - self.pos < RECV_SIZE and (
+            not self.closing or self.linger)
 
     def wants_write(self) -> bool:
         return not self.closed and bool(self.output)
@@ -278,7 +315,11 @@ class Connection:
             if len(stub) > self.server.max_stub:
                 self._refuse_size(call_id, p_cont_id, last=False)
                 return None
+            if self.server.reassembling + len(stub) > self.server.max_reassembly:
+                self._refuse_busy(call_id, p_cont_id, last=False)
+                return None
             self.reassembly = _Reassembly(call_id, p_cont_id, opnum, drep_ok, stub, cancelled, now)
+            self.server.reassembling += len(stub)
             return None
         if self.discard_call_id == call_id:
             if flags & PFC_LAST_FRAG:
@@ -290,15 +331,31 @@ class Connection:
         if assembly.drep_ok != drep_ok:    # Samba: every fragment of a call has one packed_drep
             return self._fatal(call_id, assembly.p_cont_id, PROTO_ERROR, "packed_drep changed between fragments")
         if len(assembly.stub) + len(stub) > self.server.max_stub:
-            self.reassembly = None
+            self._drop_reassembly()
             self._refuse_size(call_id, assembly.p_cont_id, last=bool(flags & PFC_LAST_FRAG))
             return None
+        if self.server.reassembling + len(stub) > self.server.max_reassembly:
+            self._drop_reassembly()
+            self._refuse_busy(call_id, assembly.p_cont_id, last=bool(flags & PFC_LAST_FRAG))
+            return None
         assembly.stub += stub
+        self.server.reassembling += len(stub)
         if flags & PFC_LAST_FRAG:
-            self.reassembly = None
+            self._drop_reassembly()
             self._dispatch(call_id, assembly.p_cont_id, assembly.opnum, bytes(assembly.stub), assembly.drep_ok,
                            assembly.cancelled)
         return None
+
+    def _drop_reassembly(self) -> None:
+        if self.reassembly is not None:
+            self.server.reassembling -= len(self.reassembly.stub)
+            self.reassembly = None
+
+    def _refuse_busy(self, call_id: int, p_cont_id: int, last: bool) -> None:
+        # D-121: every connection's partial requests together are bounded (max_reassembly); a fragment past it
+        # is refused nca_s_server_too_busy (not executed: the client may retry) and the rest of its call skipped.
+        self.send(pdu_.fault(call_id, p_cont_id, NCA_S_SERVER_TOO_BUSY, PFC_DID_NOT_EXECUTE))
+        self.discard_call_id = None if last else call_id
 
     def _refuse_size(self, call_id: int, p_cont_id: int, last: bool) -> None:
         # Above max_stub: fault RPC_S_ACCESS_DENIED, Samba's answer past its 4 MiB request limit;
@@ -340,15 +397,21 @@ class Connection:
         self.current = call
         outcome = self._execute(iface, call)
         self.current = None
+        if outcome[0] == "pending":     # it waits without a thread: the CALL state until it is settled
+            running, pending = _Running(call, iface, call_id, p_cont_id), outcome[1]
+            self.active = running
+            pending.listen(lambda: self.server.post(lambda: self._settled(running, pending)))
+            return
         if outcome[0] == "drop":
             self.close(f"dropped by {type(iface).__name__} at opnum {opnum}")
             return
         self.send(self._reply(outcome, call_id, p_cont_id, 0))
 
-    def _execute(self, iface, call) -> tuple:
-        """Run Interface.call: ("stub", bytes) or ("fault", status, flags)."""
+    def _execute(self, iface, call, answer=None) -> tuple:
+        """Run Interface.call (or `answer`, a settled Pending's): ("stub", bytes), ("fault", status, flags),
+        ("drop",) or ("pending", Pending)."""
         try:
-            out = iface.call(call)
+            out = iface.call(call) if answer is None else answer()
         except Fault as exc:
             status = exc.status
             if status in FORBIDDEN_FAULT_STATUSES:
@@ -364,6 +427,8 @@ class Connection:
         except Exception:  # noqa: BLE001 - an Interface bug: logged once, answered as a fault
             return self._bug(iface, call, "call")
         if type(out) is not bytes:
+            if isinstance(out, Pending) and answer is None:
+                return "pending", out
             if not isinstance(out, (bytearray, memoryview)):
                 self.server.log_error(f"dcerpc: connection #{self.id}: {type(iface).__name__}.call opnum "
                                       f"{call.opnum} returned {type(out).__name__}, not bytes")
@@ -404,6 +469,11 @@ class Connection:
             raise
         self.server.post(lambda: self.worker_done(running, outcome))
 
+    def _settled(self, running: _Running, pending: Pending) -> None:
+        """On the loop: a Pending call's answer is ready; make it and go on as after a worker's call."""
+        if self.active is running:
+            self.worker_done(running, self._execute(running.iface, running.call, pending.answer))
+
     def worker_done(self, running: _Running, outcome: tuple | None) -> None:
         """On the loop: the worker's call returned; answer it unless orphaned, then go on."""
         if self.active is not running:
@@ -433,7 +503,7 @@ class Connection:
         assembly = self.reassembly
         if assembly is not None and assembly.call_id == call_id:
             if orphaned:                 # the client gave the call up before sending all of it
-                self.reassembly = None
+                self._drop_reassembly()
             else:
                 assembly.cancelled = True
             return
@@ -598,11 +668,23 @@ class Connection:
             return f"a PDU did not arrive whole within {timeout:g} s"
         if self.reassembly is not None and now - self.reassembly.started > timeout:
             return f"a fragmented request did not arrive whole within {timeout:g} s"
-        if (server.idle_timeout is not None and self.bound and self.active is None and self.reassembly is None
-                and not self.output and len(self.buf) == self.pos and now - self.idle_since > server.idle_timeout
-                and not server.holds_state(self.group)):
+        idle = self.quiet_since(now) if self.bound else None
+        if idle is None or server.idle_timeout is None or idle <= server.idle_timeout:
+            return None
+        if not server.holds_state(self.group):
             return f"idle for {server.idle_timeout:g} s, owning nothing"
+        if server.owner_idle_timeout is not None and idle > server.owner_idle_timeout:
+            # D-122: an owner's connection is not kept for ever; its handles are run down (MS-MQRR 3.1.6.2)
+            return f"idle for {server.owner_idle_timeout:g} s, owning context handles (run down)"
         return None
+
+    def quiet_since(self, now: float) -> float | None:
+        """Seconds since this connection last did anything, if it is quiet now (no call, no partial request or
+        PDU, no unsent reply, not closing); else None."""
+        if (self.closing or self.active is not None or self.reassembly is not None or self.output
+                or len(self.buf) != self.pos):
+            return None
+        return now - self.idle_since
 
     # -- closing -------------------------------------------------------------------------------
     def close(self, reason: str) -> None:
@@ -637,7 +719,9 @@ class Connection:
         if not self.closed:
             self.closed, self.closed_at = True, self.server.now()
             self.closing = True
-            self.output.clear()
+            self._drop_output()
+            self._drop_reassembly()
+            self.buf, self.pos = b"", 0
             self.server.unwatch(self)
             try:
                 self.sock.shutdown(socket.SHUT_RDWR)

@@ -16,12 +16,15 @@ call whose Interface says ``may_block`` runs on a worker (a pool that grows on
 demand and lets idle threads go), so the loop still sees
 co_cancel, orphaned and EOF and can tell the Interface at once (``call.cancelled``
 + ``call_abandoned``); the worker hands its reply back through a queue and a
-wake-up socket.  There is no thread per connection: a silent connection costs a
+wake-up socket.  A call that waits without blocking (Interface.call returns a
+``Pending``: a read waiting for a message) holds no thread at all: the
+connection stays in CALL until the Interface settles it, then replies on the
+loop.  There is no thread per connection: a silent connection costs a
 socket and a few KiB, so a flood of them cannot starve the loop of threads.  A
 connection (dcerpc_connection) is in one of four states:
 
 ===============  ==========================  ===============================  ==========================
-PDU received      UNBOUND (just accepted)     BOUND (no call running)          CALL (worker running)
+PDU received      UNBOUND (just accepted)     BOUND (no call running)          CALL (worker or Pending)
 ===============  ==========================  ===============================  ==========================
 bind              bind_ack -> BOUND, or       bind_nak, close                  bind_nak, close
                   bind_nak and close
@@ -43,7 +46,13 @@ Before any state applies the 16-byte header is checked: rpc_vers other than 5.0/
 (a bind gets bind_nak protocol_version_not_supported first) or frag_length < 16:
 close; frag_length above max_recv_frag (5840) on anything but bind/alter_context:
 fault proto_error, close.  A request stub over ``max_stub`` (total of its
-fragments) gets fault rpc_s_access_denied and its remaining fragments are skipped.
+fragments) gets fault rpc_s_access_denied and its remaining fragments are skipped;
+a fragment that would take the partial requests of all connections past
+``max_reassembly`` gets fault nca_s_server_too_busy (not executed), likewise.
+A connection frames no request while OUTPUT_HIGH of its replies is unsent
+(replies are made as the client reads them), and at most PDUS_PER_TURN PDUs
+before the loop serves the others; unsent replies of all connections above
+``max_unsent`` close the connections whose replies waited unread the longest (D-121).
 After a closing fault or bind_nak the server drains input briefly so the PDU
 arrives before the FIN.
 
@@ -53,10 +62,11 @@ arrive whole within io_timeout, and a fragmented request within io_timeout of it
 first fragment (a trickle of bytes does not hold a connection open); a reply the
 client does not read must make progress within io_timeout.  None while a call
 runs; a bound connection of an association that owns something in an Interface
-(``holds_state``: context handles live there) may idle for ever (TCP keepalive
-finds dead peers), any other is closed after ``idle_timeout``.  Connections above
+(``holds_state``: context handles live there) is closed after ``owner_idle_timeout``
+(its handles then run down), any other after ``idle_timeout``.  A connection above
 ``max_connections``, or above ``max_connections_per_peer`` from one client address,
-are accepted and closed at once.  A connection belongs to one association group;
+closes the connection (of anyone, or of that address) quiet the longest if it has
+been quiet ``evict_after``, else it is accepted and closed at once (D-122).  A connection belongs to one association group;
 when the group's last connection closes, every Interface bound on it hears
 ``association_ended`` once (on the loop, after the group's last call returned).
 """
@@ -81,10 +91,10 @@ from dataclasses import dataclass, field
 from typing import Self
 
 from .dcerpc_connection import Connection
-from .dcerpc_types import Association, Call, Drop, Fault, Interface
-from .event_loop import EventLoop, raise_file_limit
+from .dcerpc_types import Association, Call, Drop, Fault, Interface, Pending
+from .event_loop import EventLoop, raise_file_limit, return_freed_memory
 
-__all__ = ["Association", "Call", "DceRpcServer", "Drop", "Fault", "Interface"]
+__all__ = ["Association", "Call", "DceRpcServer", "Drop", "Fault", "Interface", "Pending"]
 
 _logger = logging.getLogger(__name__)
 _GROUP_STRIDE = 0x9E3779B1     # odd: n -> base + n*stride is a bijection mod 2**32, so ids never repeat
@@ -93,6 +103,7 @@ ACCEPT_BATCH = 64              # connections accepted per loop turn, so the serv
 WORKER_IDLE = 10.0             # seconds an idle worker thread waits for another call before it ends
 REFUSAL_LOG_EVERY = 5.0        # seconds between summary lines of refused connections
 INTERFACE_TICK = 1.0           # seconds between calls of an Interface's tick(now)
+EVICT_AFTER = 1.0              # D-122: seconds a connection must have been quiet to make way for a new one at a cap
 
 
 @dataclass(eq=False)
@@ -176,7 +187,9 @@ class DceRpcServer:
 
     def __init__(self, interfaces, host: str = "127.0.0.1", port: int = 0, *, log=None,
                  connection_log=None, max_connections: int = 4096, max_connections_per_peer: int = 256,
-                 max_stub: int = 16 * 1024 * 1024, io_timeout: float = 30.0, idle_timeout: float | None = 300.0,
+                 max_stub: int = 16 * 1024 * 1024, max_reassembly: int = 64 * 1024 * 1024,
+                 max_unsent: int = 256 * 1024 * 1024, io_timeout: float = 30.0, idle_timeout: float | None = 300.0,
+                 owner_idle_timeout: float | None = 1800.0, evict_after: float = EVICT_AFTER,
                  users=None, min_auth_level: int = 1, computer_name: str = "mqspec"):
         self.registry = {}                     # abstract syntax uuid (bytes_le) + major (u16 LE) -> (iface, minor)
         for iface in interfaces:
@@ -192,6 +205,11 @@ class DceRpcServer:
         self.host, self.port = host, port
         self.max_connections, self.max_connections_per_peer = max_connections, max_connections_per_peer
         self.max_stub, self.io_timeout, self.idle_timeout = max_stub, io_timeout, idle_timeout
+        self.max_reassembly, self.max_unsent = max_reassembly, max_unsent   # D-121: bounds over all connections
+        self.owner_idle_timeout = owner_idle_timeout   # D-122: quiet this long, even an owner's connection closes
+        self.evict_after = evict_after         # D-122: quiet this long, a connection makes way for a new one at a cap
+        self.reassembling = 0                  # stub bytes of every partial (fragmented) request, on the loop
+        self.unsent = 0                        # reply bytes of every connection not yet taken by its socket
         if min_auth_level > 1 and users is None:
             raise ValueError("an authentication level needs users to authenticate")
         self.users = users                     # dcerpc_auth.Users, or None: binds with an auth_verifier are naked
@@ -213,7 +231,7 @@ class DceRpcServer:
         self._workers = _Workers(self, max_connections)
         self._listener = self._events = None   # the listening socket, the EventLoop (after start)
         self._stopped = threading.Event()
-        self._accepted = self._refused = self._closed_pdus = 0
+        self._accepted = self._refused = self._closed_pdus = self._evicted = 0
         self._refusals = collections.Counter()  # reason -> connections refused since the last summary line
         self._refusal_logged = 0.0
         self._next_interface_tick = 0.0
@@ -243,9 +261,11 @@ class DceRpcServer:
         if self._listener is not None or self.stopping:
             raise RuntimeError("a DceRpcServer starts once")
         raise_file_limit(self.max_connections + 64)
+        return_freed_memory()
         self._listener = self._listen(self.port)
         self._events = EventLoop(f"dcerpc-loop-{self.port}", self.log_error)
         self._events.selector.register(self._listener, selectors.EVENT_READ, self._accept)
+        self._events.priority.add(self._listener.fileno())   # new clients are accepted whatever else is ready
         self._events.on_exit = self._shut_down
         self._events.call_at(self._events.now, self._tick)
         self.thread_started(self._events.thread)
@@ -273,6 +293,7 @@ class DceRpcServer:
             try:
                 if self._listener is not None:
                     self._events.selector.unregister(self._listener)
+                    self._events.priority.discard(self._listener.fileno())
                     self._listener.close()
                     self._listener = None
                 if before is not None:
@@ -285,6 +306,7 @@ class DceRpcServer:
                         if error.errno != errno.EADDRINUSE or port == ports[-1]:
                             raise
                 self._events.selector.register(self._listener, selectors.EVENT_READ, self._accept)
+                self._events.priority.add(self._listener.fileno())
                 outcome["port"] = self.port
             except BaseException as error:   # noqa: BLE001 - handed to the caller, who raises it
                 outcome["error"] = error
@@ -353,7 +375,10 @@ class DceRpcServer:
                 "calls_in_progress": sum(1 for c in connections if c.current is not None or c.active is not None),
                 "connections_accepted": self._accepted,
                 "connections_refused": self._refused,
+                "connections_evicted": self._evicted,   # D-122: closed at a cap to let a new one in
                 "pdus": self._closed_pdus + sum(c.pdus for c in connections),   # PDUs framed, all connections
+                "reassembling": self.reassembling,   # bytes of partial requests (D-121: at most max_reassembly)
+                "unsent": self.unsent,               # bytes of replies not yet taken by the sockets (D-121)
             }
 
     # -- what connections and workers ask of the loop -------------------------------------------
@@ -385,6 +410,7 @@ class DceRpcServer:
         connection.events = events
 
     def unwatch(self, connection: Connection) -> None:
+        self._settled_in(connection)
         if connection.events:
             self._events.selector.unregister(connection.sock)
             connection.events = 0
@@ -403,8 +429,16 @@ class DceRpcServer:
         return False
 
     # -- the loop ---------------------------------------------------------------------------------
+    def _settled_in(self, connection: Connection) -> None:
+        """A new connection's first read is done (or it closed): its events may wait their turn like any other."""
+        if connection.newcomer:
+            connection.newcomer = False
+            self._events.priority.discard(connection.fd)
+
     def _ready(self, connection: Connection, mask: int) -> None:
         now = self._events.now
+        if mask & selectors.EVENT_READ:
+            self._settled_in(connection)
         if mask & selectors.EVENT_WRITE and not connection.closed:
             connection.writable(now)
         if mask & selectors.EVENT_READ and not connection.closed:
@@ -427,6 +461,8 @@ class DceRpcServer:
                 connection.give_up_on_worker()
             else:
                 connection.close(reason)
+        if self.unsent > self.max_unsent:
+            self._shed_output()
         if now >= self._next_interface_tick:   # an Interface's own housekeeping (its tick, when it has one)
             self._next_interface_tick = now + INTERFACE_TICK
             for iface, _minor in list(self.registry.values()):
@@ -443,6 +479,17 @@ class DceRpcServer:
                     self.log(f"dcerpc: {count} more connection(s) refused: {reason}")
             self._refusals.clear()
             self._refusal_logged = now
+
+    def _shed_output(self) -> None:
+        """D-121: the replies no client has taken exceed max_unsent: close the connections whose replies have waited
+        unread the longest until the rest fit (a client that reads is never the longest waiting)."""
+        writers = sorted((c for c in self._connections.values() if c.output and not c.closed),
+                         key=lambda c: c.output_since or 0.0)
+        for connection in writers:
+            if self.unsent <= self.max_unsent:
+                break
+            connection.close(f"unsent replies of all clients above {self.max_unsent} bytes: this one's waited "
+                             f"unread the longest")
 
     def _shut_down(self) -> None:
         """stop(): no more accepting; every connection closed (a running call told at once); the workers'
@@ -482,11 +529,13 @@ class DceRpcServer:
 
     def _admit(self, sock: socket.socket, peer) -> None:
         host = peer[0]
-        if len(self._connections) >= self.max_connections:
+        if len(self._connections) >= self.max_connections and not self._evict(
+                None, f"max_connections ({self.max_connections}) reached"):
             self._refuse(f"max_connections ({self.max_connections}) reached", peer)
             sock.close()           # after counting: a peer that sees the close sees the count
             return
-        if self._per_peer[host] >= self.max_connections_per_peer:
+        if self._per_peer[host] >= self.max_connections_per_peer and not self._evict(
+                host, f"max_connections_per_peer ({self.max_connections_per_peer}) reached by {host}"):
             self._refuse(f"max_connections_per_peer ({self.max_connections_per_peer}) reached by {host}", peer)
             sock.close()
             return
@@ -503,7 +552,25 @@ class DceRpcServer:
             self._per_peer[host] += 1
         self._events.selector.register(sock, selectors.EVENT_READ, functools.partial(self._ready, connection))
         connection.events = selectors.EVENT_READ
+        self._events.priority.add(connection.fd)   # its first PDUs (bind, a call) are not queued behind a burst
         self.log_connection(f"dcerpc: connection #{connection.id} from {peer[0]}:{peer[1]} opened")
+
+    def _evict(self, host: str | None, why: str) -> bool:
+        """D-122: at a cap, close the connection (of `host`, or of anyone) that has been quiet the longest, if one has
+        been quiet `evict_after` seconds (no call, no partial request, no unsent reply), to let a new one in; its
+        association's context handles are run down when it was their last connection (MS-MQRR 3.1.6.2).  True if
+        one was closed."""
+        now, victim = self._events.now, None
+        for connection in self._connections.values():
+            if (host is None or connection.peer[0] == host) and connection.quiet_since(now) is not None and (
+                    victim is None or connection.idle_since < victim.idle_since):
+                victim = connection
+        if victim is None or now - victim.idle_since < self.evict_after:
+            return False
+        self._evicted += 1
+        victim.close(f"{why}: the connection quiet the longest ({now - victim.idle_since:.0f} s) made way for a new "
+                     "one")
+        return True
 
     def _refuse(self, reason: str, peer) -> None:
         """One line for the first refusal of a kind; later ones are counted and summed up every few seconds

@@ -75,16 +75,56 @@ class Call:
         return event
 
 
+class Pending:
+    """Interface.call's answer when it comes later (a read that waits for a message): no thread waits for it.
+    The Interface settles it once, from any thread, with a function that makes the answer (the stub bytes, or
+    raises Fault or Drop); the server runs that function on its loop and replies then.  ``then(layer)`` adds a
+    step the answer goes through (an Interface above another: encoding, a judge's record)."""
+    __slots__ = ("_make", "_listener", "_lock", "_layers")
+
+    def __init__(self) -> None:
+        self._make = self._listener = None
+        self._lock = threading.Lock()
+        self._layers = []
+
+    def then(self, layer) -> "Pending":
+        self._layers.append(layer)
+        return self
+
+    def settle(self, make) -> None:
+        """The answer is ready: `make()` gives it (from any thread; later settles are ignored)."""
+        with self._lock:
+            if self._make is not None:
+                return
+            self._make, listener = make, self._listener
+        if listener is not None:
+            listener()
+
+    def listen(self, listener) -> None:
+        """The server's: `listener()` once the answer is ready (at once if it already is); it must only signal."""
+        with self._lock:
+            self._listener, ready = listener, self._make is not None
+        if ready:
+            listener()
+
+    def answer(self):
+        value = self._make()
+        for layer in self._layers:
+            value = layer(value)
+        return value
+
+
 class Interface(Protocol):
     """What the server dispatches to; registered by (uuid, major version)."""
     uuid: str
     version: tuple[int, int]
 
-    def call(self, call: Call) -> bytes:
-        """The response stub; raise Fault(status) for a fault."""
+    def call(self, call: Call) -> bytes | Pending:
+        """The response stub, or a Pending settled later; raise Fault(status) for a fault."""
 
     def may_block(self, opnum: int, stub: bytes) -> bool:
-        """True when the call may wait a long time: it then runs off the connection's reader."""
+        """True when the call may block its thread a long time: it then runs on a worker thread.  (A call that
+        waits without blocking returns a Pending instead.)"""
 
     def call_abandoned(self, call: Call) -> None:
         """The client cancelled the call (co_cancel, orphaned) or its connection died while it ran."""

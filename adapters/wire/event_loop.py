@@ -7,7 +7,11 @@ limit, unlike select()).  Handlers register sockets with a callback; the loop sl
 select() until a socket is ready, the earliest deadline (`call_at`) is due, or another thread
 wakes it (`post`, `wake`): with nothing ready and nothing due it sleeps for ever, so idle
 connections cost no CPU.  Each turn it runs, in order: socket callbacks, posted jobs, due
-deadlines, then `after_turn` (where a handler writes what other threads made ready).
+deadlines, then `after_turn` (where a handler writes what other threads made ready).  A turn
+handles at most TURN_EVENTS socket events and as many posted jobs, newly ready events first; the
+rest wait for the next turns (a backlog), which follow at once: a burst of thousands of events
+(every waiting read's connection dropped at once) is served in short turns, and a new client's
+events are not queued behind it.
 Deadlines are a heap; a cancelled one is only marked and dropped when it surfaces, and the
 heap is emptied once no live deadline is left, so closed connections leave nothing behind.
 
@@ -22,6 +26,7 @@ than 1,024 sockets.  The DCE/RPC server (dcerpc_server.py) and the MS-MQQB liste
 from __future__ import annotations
 
 import collections
+import ctypes
 import heapq
 import itertools
 import resource
@@ -32,7 +37,9 @@ import time
 import traceback
 
 _WAKE = object()
+M_MMAP_THRESHOLD = -3  # glibc's mallopt parameter
 COMPACT_AT = 64        # cancelled deadlines the heap keeps before dropping them all at once
+TURN_EVENTS = 128      # socket events, and posted jobs, handled in one turn at most: the turn stays short
 
 
 def raise_file_limit(wanted: int) -> None:
@@ -44,6 +51,16 @@ def raise_file_limit(wanted: int) -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
         except (ValueError, OSError):
             pass                               # the accept loop then says so when it runs out
+
+
+def return_freed_memory() -> None:
+    """glibc: serve every allocation of 128 KiB or more by mmap, always (a fixed M_MMAP_THRESHOLD; glibc otherwise
+    raises it after each large free, up to 32 MiB), so the large buffers a flood made go back to the system once
+    freed instead of staying in the heap (D-121).  Elsewhere: nothing."""
+    try:
+        ctypes.CDLL(None).mallopt(M_MMAP_THRESHOLD, 128 * 1024)
+    except (OSError, AttributeError):
+        pass                                   # not glibc: its allocator decides
 
 
 class Deadline:
@@ -65,6 +82,8 @@ class EventLoop:
         self._wake_w.setblocking(False)
         self.selector.register(self._wake_r, selectors.EVENT_READ, _WAKE)
         self._posted = collections.deque()     # callables other threads hand to the loop
+        self._backlog: dict = {}               # fd -> (key, mask): ready events left for later turns (TURN_EVENTS)
+        self.priority: set[int] = {self._wake_r.fileno()}   # fds never left for later: wake-ups, listening sockets
         self._heap: list[tuple[float, int, Deadline]] = []
         self._order = itertools.count()
         self._marked = 0                       # cancelled deadlines still in the heap
@@ -132,7 +151,8 @@ class EventLoop:
     def _run(self) -> None:
         try:
             while not self.stopping:
-                for key, mask in self.selector.select(self._timeout()):
+                busy = self._backlog or len(self._posted) > TURN_EVENTS
+                for key, mask in self._turn_events(self.selector.select(0 if busy else self._timeout())):
                     self.now = time.monotonic()
                     if key.data is _WAKE:
                         self._drain_wake()
@@ -140,7 +160,7 @@ class EventLoop:
                         self._guarded(key.data, mask)
                 key = None                     # a closed connection must not live on in this frame
                 self.now = time.monotonic()
-                while self._posted:
+                for _ in range(min(len(self._posted), TURN_EVENTS)):   # the rest run next turn
                     self._guarded(self._posted.popleft())
                 while self._heap and self._heap[0][0] <= self.now:   # a callback may compact: no local alias
                     _, _, deadline = heapq.heappop(self._heap)
@@ -157,6 +177,31 @@ class EventLoop:
             self.selector.close()
             self._wake_r.close()
             self._wake_w.close()
+
+    def _turn_events(self, ready) -> list:
+        """At most TURN_EVENTS of the ready events, those newly ready first: the others wait in the backlog (in
+        the order they came), so a burst of thousands (a mass disconnect) neither holds one turn for seconds nor
+        makes a new client wait behind it.  Events of `priority` fds (a listening socket: new clients) never wait.  Level-triggered events of the backlog are reported again each turn;
+        one whose socket has gone or changed since is dropped when its turn comes."""
+        backlog, fresh, chosen, priority = self._backlog, [], [], self.priority
+        for key, mask in ready:
+            if key.fd in priority:
+                chosen.append((key, mask))
+            elif key.fd in backlog:
+                backlog[key.fd] = (key, mask)
+            else:
+                fresh.append((key, mask))
+        if not backlog and len(fresh) <= TURN_EVENTS:
+            return chosen + fresh
+        chosen += fresh[:TURN_EVENTS]
+        for key, mask in fresh[TURN_EVENTS:]:
+            backlog[key.fd] = (key, mask)
+        registered = self.selector.get_map()
+        for fd in list(itertools.islice(backlog, max(TURN_EVENTS - len(chosen), TURN_EVENTS // 4))):
+            key, mask = backlog.pop(fd)
+            if registered.get(fd) is key:
+                chosen.append((key, mask))
+        return chosen
 
     def pump(self, timeout: float) -> None:
         """Wait up to `timeout` for a wake-up, then run what was posted: for an on_exit that waits for other threads'
