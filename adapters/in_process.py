@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections.abc import Callable
 
 from mqspec.protocol.constants import INFINITE
 from mqspec.protocol.hresult import HRESULT
@@ -152,18 +153,24 @@ class _Core:
             self.output_ready()
             return result
 
-    def receive(self, method, *args) -> StartReceiveOut:
+    def enter(self, method, *args) -> Callable[[], StartReceiveOut]:
+        """Run a Start*Receive now (the queue manager holds the read once this returns) and give what waits for
+        its end: a message, a cancel, a close, a rundown or elapse() ends the wait."""
         with self.lock:
             self.qm.run_timers()
             call = method(*args)
             self.flush()
             self.lock.notify_all()
             self.output_ready()
-            while not call.done:  # a message, a cancel, a rundown or elapse() ends the wait
-                self.lock.wait()
-            self.flush()
-            return StartReceiveOut(call.hresult, call.pdw_arrive_time, call.p_sequence_id,
-                                   call.pdw_number_of_sections, call.pp_packet_sections)
+
+        def wait() -> StartReceiveOut:
+            with self.lock:
+                while not call.done:
+                    self.lock.wait()
+                self.flush()
+                return StartReceiveOut(call.hresult, call.pdw_arrive_time, call.p_sequence_id,
+                                       call.pdw_number_of_sections, call.pp_packet_sections)
+        return wait
 
 
 class InProcessTarget(Target):
@@ -222,7 +229,13 @@ class InProcessTarget(Target):
             return self._ILLEGAL
 
     def _receive(self, method, *args) -> StartReceiveOut:
-        return self._core.receive(method, *args)
+        return self._core.enter(method, *args)()
+
+    def enter_receive(self, method: str, *args) -> Callable[[], StartReceiveOut]:
+        """The read is entered in the queue manager before this returns (Target.enter_receive)."""
+        if method not in self.RECEIVES:
+            raise ValueError(f"enter_receive: {method!r} is not one of {', '.join(self.RECEIVES)}")
+        return self._core.enter(getattr(self.server, "r_" + method), *args)
 
     # -- identity --------------------------------------------------------------------------
     @property

@@ -19,8 +19,10 @@ it reads admin, journal and dead-letter queues the same way on every target.
 
 from __future__ import annotations
 
+import functools
 import uuid
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from mqspec.protocol.constants import INFINITE, Access, Action, ShareMode
@@ -254,6 +256,17 @@ class Target(ABC):
 
     @abstractmethod
     def end_transactional_receive(self, ph_context: bytes, dw_ack: int, dw_request_id: int) -> int: ...
+
+    RECEIVES = ("start_receive", "start_transactional_receive")
+
+    def enter_receive(self, method: str, *args) -> Callable[[], StartReceiveOut]:
+        """Start the Start*Receive `method` (a name of RECEIVES) with `args` now, and return what waits for its
+        outputs, so a caller knows the call is in before it goes on (a close or a cancel that follows it must find
+        it waiting).  This default starts the call only when it is waited for; a target that can enter it at once
+        (the reference, a server reached over the wire) says so by overriding this."""
+        if method not in self.RECEIVES:
+            raise ValueError(f"enter_receive: {method!r} is not one of {', '.join(self.RECEIVES)}")
+        return functools.partial(getattr(self, method), *args)
 
     # -- set-up ------------------------------------------------------------------------------
     @abstractmethod

@@ -18,6 +18,8 @@ context handles this client holds: opened, not closed, not from before a restart
 
 from __future__ import annotations
 
+import functools
+
 from mqspec.protocol.hresult import HRESULT, RpcStatus
 from mqspec.protocol.idl import CB_PROPAGATION_TOKEN_RANGE, DW_ACK_RANGE
 
@@ -38,6 +40,8 @@ class ObservedTarget:
 
     def __getattr__(self, name: str):
         attribute = getattr(self.target, name)
+        if name == "enter_receive":   # a Start*Receive started now and waited for on another thread
+            return lambda method, *args: self._call(method, functools.partial(attribute, method), args, {})
         if name in _TAKES_A_HANDLE or name in _OPENS or name in _FORGETS or name == "qm_enlist_remote_transaction":
             return lambda *args, **kwargs: self._call(name, attribute, args, kwargs)
         return attribute

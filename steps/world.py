@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 import threading
-import time
 import uuid
 from dataclasses import dataclass, field
 
@@ -119,14 +118,16 @@ class World:
     def request_id(self) -> int:
         return next(self._ids)
 
-    def in_background(self, request: str, handle: str, request_id: int, call) -> Background:
-        """Run `call()` on its own thread, known as `request` (its dwRequestId on `handle`, for End
-        and Cancel), and give it the target's settling time to reach the server and wait there."""
+    def in_background(self, request: str, handle: str, request_id: int, method: str, *args) -> Background:
+        """Start the Start*Receive `method` with `args` now, known as `request` (its dwRequestId on `handle`, for
+        End and Cancel), and wait for its end on a thread of its own.  The call is in when this returns (the target
+        has it, or over the wire its request is sent: Target.enter_receive), so the steps that follow find it
+        waiting however slow the machine is."""
         self.requests[request] = (handle, request_id)
-        job = Background(thread=threading.Thread(target=lambda: setattr(job, "result", call()), daemon=True))
+        wait = self.target.enter_receive(method, *args)
+        job = Background(thread=threading.Thread(target=lambda: setattr(job, "result", wait()), daemon=True))
         self.background[request] = job
         job.thread.start()
-        time.sleep(self.target.settle_seconds)
         return job
 
     def lookup_id(self, label: str) -> int:

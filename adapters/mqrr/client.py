@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import socket
 import time
+from collections.abc import Callable
 
 from mqspec.protocol.constants import INFINITE
 from mqspec.protocol.hresult import HRESULT, RpcStatus
@@ -103,19 +104,27 @@ class MqrrTarget(Target):
     # -- plumbing ---------------------------------------------------------------------------------
     def _rpc(self, method: str, args: dict, timeout: float | None = CALL_TIMEOUT) -> tuple[int | None, dict]:
         """(fault status or None, decoded outputs) of one RemoteRead call."""
+        return self._start(method, args, timeout)()
+
+    def _start(self, method: str, args: dict, timeout: float | None) -> Callable[[], tuple[int | None, dict]]:
+        """Send one RemoteRead call now; the function returned waits for (fault status or None, decoded outputs)."""
         opnum = OPNUMS[method]
         try:
             stub = encode_request(opnum, args, self.ndr64)
         except NullReference:
-            return RpcStatus.RPC_X_NULL_REF_POINTER, {}   # the client stub refuses before sending
-        status, answer = self._rr.call(opnum, stub, timeout)
-        self.last_fault = status
-        if status is not None:
-            return status, {}
-        try:
-            return None, decode_response(opnum, answer, self.ndr64)
-        except StubError as error:
-            return error.status, {}
+            return lambda: (RpcStatus.RPC_X_NULL_REF_POINTER, {})   # the client stub refuses before sending
+        answered = self._rr.start(opnum, stub, timeout)
+
+        def outputs() -> tuple[int | None, dict]:
+            status, answer = answered()
+            self.last_fault = status
+            if status is not None:
+                return status, {}
+            try:
+                return None, decode_response(opnum, answer, self.ndr64)
+            except StubError as error:
+                return error.status, {}
+        return outputs
 
     def _status(self, method: str, args: dict) -> int:
         fault, out = self._rpc(method, args)
@@ -180,28 +189,46 @@ class MqrrTarget(Target):
     def purge_queue(self, ph_context: bytes) -> int:
         return self._status("R_PurgeQueue", {"phContext": ph_context})
 
-    def _receive(self, method: str, args: dict) -> StartReceiveOut:
+    def _receive(self, method: str, args: dict) -> Callable[[], StartReceiveOut]:
         # a receive that may wait holds its connection as long as the server lets it wait
-        fault, out = self._rpc(method, args, timeout=None if args["ulTimeout"] else CALL_TIMEOUT)
-        if fault is not None:
-            return StartReceiveOut(fault)
-        return StartReceiveOut(out["ReturnValue"], out["pdwArriveTime"], out["pSequenceId"],
-                               out["pdwNumberOfSections"], out["ppPacketSections"])
+        answered = self._start(method, args, timeout=None if args["ulTimeout"] else CALL_TIMEOUT)
+
+        def out() -> StartReceiveOut:
+            fault, outputs = answered()
+            if fault is not None:
+                return StartReceiveOut(fault)
+            return StartReceiveOut(outputs["ReturnValue"], outputs["pdwArriveTime"], outputs["pSequenceId"],
+                                   outputs["pdwNumberOfSections"], outputs["ppPacketSections"])
+        return out
+
+    def enter_receive(self, method: str, *args) -> Callable[[], StartReceiveOut]:
+        """The request is sent before this returns (Target.enter_receive); `mqspec serve` takes calls in the order
+        they arrive, so a close or a cancel sent after it finds it waiting."""
+        if method not in self.RECEIVES:
+            raise ValueError(f"enter_receive: {method!r} is not one of {', '.join(self.RECEIVES)}")
+        return self._receive_call(method, *args)
+
+    def _receive_call(self, method, ph_context, lookup_id, h_cursor, ul_action, ul_timeout, dw_request_id,
+                      dw_max_body_size, dw_max_compound_message_size, *transaction) -> Callable[[], StartReceiveOut]:
+        args = {"phContext": ph_context, "LookupId": lookup_id, "hCursor": h_cursor, "ulAction": ul_action,
+                "ulTimeout": ul_timeout, "dwRequestId": dw_request_id, "dwMaxBodySize": dw_max_body_size,
+                "dwMaxCompoundMessageSize": dw_max_compound_message_size}
+        if method == "start_transactional_receive":
+            (args["pTransactionId"],) = transaction
+            return self._receive("R_StartTransactionalReceive", args)
+        return self._receive("R_StartReceive", args)
 
     def start_receive(self, ph_context, lookup_id, h_cursor, ul_action, ul_timeout, dw_request_id, dw_max_body_size,
                       dw_max_compound_message_size) -> StartReceiveOut:
-        return self._receive("R_StartReceive", {
-            "phContext": ph_context, "LookupId": lookup_id, "hCursor": h_cursor, "ulAction": ul_action,
-            "ulTimeout": ul_timeout, "dwRequestId": dw_request_id, "dwMaxBodySize": dw_max_body_size,
-            "dwMaxCompoundMessageSize": dw_max_compound_message_size})
+        return self._receive_call("start_receive", ph_context, lookup_id, h_cursor, ul_action, ul_timeout,
+                                  dw_request_id, dw_max_body_size, dw_max_compound_message_size)()
 
     def start_transactional_receive(self, ph_context, lookup_id, h_cursor, ul_action, ul_timeout, dw_request_id,
                                     dw_max_body_size, dw_max_compound_message_size,
                                     p_transaction_id) -> StartReceiveOut:
-        return self._receive("R_StartTransactionalReceive", {
-            "phContext": ph_context, "LookupId": lookup_id, "hCursor": h_cursor, "ulAction": ul_action,
-            "ulTimeout": ul_timeout, "dwRequestId": dw_request_id, "dwMaxBodySize": dw_max_body_size,
-            "dwMaxCompoundMessageSize": dw_max_compound_message_size, "pTransactionId": p_transaction_id})
+        return self._receive_call("start_transactional_receive", ph_context, lookup_id, h_cursor, ul_action,
+                                  ul_timeout, dw_request_id, dw_max_body_size, dw_max_compound_message_size,
+                                  p_transaction_id)()
 
     def cancel_receive(self, ph_context: bytes, dw_request_id: int) -> int:
         return self._status("R_CancelReceive", {"phContext": ph_context, "dwRequestId": dw_request_id})

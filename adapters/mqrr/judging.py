@@ -32,6 +32,7 @@ import struct
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from mqspec.protocol.hresult import HRESULT, RpcStatus
@@ -99,7 +100,8 @@ class JudgingService(RemoteReadService):
             self._since = time.monotonic()
 
     # -- the call path ----------------------------------------------------------------------
-    def call(self, call: Call) -> bytes:
+    def admit(self, call: Call) -> Callable[[], bytes]:
+        """RemoteReadService.admit, each call recorded as it arrives and answered as the plan says."""
         name = METHODS.get(call.opnum)
         record = self._arrived(call, name)
         if name is None:
@@ -124,17 +126,25 @@ class JudgingService(RemoteReadService):
             if injection.kind == "hresult":
                 if name in ("R_OpenQueue", "R_OpenQueueForMove"):
                     return self._answer(record, fault=injection.value)   # a void method throws its status
-                return self._answer(record, out=_failed(name, args, injection.value), opnum=call.opnum,
+                stub = self._answer(record, out=_failed(name, args, injection.value), opnum=call.opnum,
                                     ndr64=call.ndr64)
+                return lambda: stub
         try:
-            out = self.run(call, name, args)
+            outputs = self.begin(call, name, args)
         except Fault as fault:
             return self._answer(record, fault=fault.status)
-        if injection is not None:   # damage or noise: the call ran (its message is locked); its sections change
-            change = _damaged if injection.kind == "damage" else _noisy
-            sections, record["injected"] = change(out["ppPacketSections"])
-            out = dict(out, ppPacketSections=sections)
-        return self._answer(record, out=out, opnum=call.opnum, ndr64=call.ndr64)
+
+        def answer() -> bytes:
+            try:
+                out = outputs()
+            except Fault as fault:
+                return self._answer(record, fault=fault.status)
+            if injection is not None:   # damage or noise: the call ran (its message is locked); its sections change
+                change = _damaged if injection.kind == "damage" else _noisy
+                sections, record["injected"] = change(out["ppPacketSections"])
+                out = dict(out, ppPacketSections=sections)
+            return self._answer(record, out=out, opnum=call.opnum, ndr64=call.ndr64)
+        return answer
 
     def _arrived(self, call: Call, name: str | None) -> dict:
         record = {"seq": 0, "at": 0.0, "association": call.association.id, "connection": call.connection_id,

@@ -10,9 +10,12 @@ hosted target and owned by the association that opened them: every [in] handle
 must be one this association owns, otherwise the call faults with
 nca_s_fault_context_mismatch, as [C706] 5.1.6 has the runtime do for a strict
 context handle it does not know.  Then the method runs on the hosted Target and
-its outputs are encoded.  The two `void` methods (R_OpenQueue,
-R_OpenQueueForMove) report a failure as an RPC exception whose status is the
-HRESULT (MS-MQRR 3.1.4.2, 3.1.4.11).
+its outputs are encoded.  A Start*Receive is entered in the hosted queue manager
+by `admit`, on the server's loop in the order calls arrive, and only its wait
+runs on a worker: a close or a cancel that arrives after it finds it waiting
+(MS-MQDMPR 3.1.7.1.6), however late the worker starts.  The two `void` methods
+(R_OpenQueue, R_OpenQueueForMove) report a failure as an RPC exception whose
+status is the HRESULT (MS-MQRR 3.1.4.2, 3.1.4.11).
 
 When an association's last connection goes, each handle it still owns is run
 down (MS-MQRR 3.1.6.1, 3.1.6.2: cursors and queue closed, waiting reads
@@ -31,6 +34,7 @@ from __future__ import annotations
 import struct
 import threading
 import time
+from collections.abc import Callable
 
 from mqspec.protocol.hresult import HRESULT, RpcStatus
 from mqspec.protocol.idl import NULL_CONTEXT_HANDLE, OPNUMS, REMOTE_READ_UUID, REMOTE_READ_VERSION
@@ -43,6 +47,10 @@ _METHODS = {number: name for name, number in OPNUMS.items()}
 _HANDLE_PARAMETERS = ("phContext", "phContextFrom")  # [in] QUEUE_CONTEXT_HANDLE_NOSERIALIZE
 _UL_TIMEOUT = struct.Struct("<I")
 _UL_TIMEOUT_OFFSET = 40  # MS-MQRR 6: phContext (20), LookupId (at 24, aligned 8), hCursor, ulAction, ulTimeout
+_RECEIVE_ARGUMENTS = ("phContext", "LookupId", "hCursor", "ulAction", "ulTimeout", "dwRequestId", "dwMaxBodySize",
+                      "dwMaxCompoundMessageSize")
+_RECEIVES = {"R_StartReceive": ("start_receive", _RECEIVE_ARGUMENTS),   # method -> Target method, its arguments
+             "R_StartTransactionalReceive": ("start_transactional_receive", (*_RECEIVE_ARGUMENTS, "pTransactionId"))}
 ENLISTMENTS = 1024       # D-79: transactions one association may have enlisted and not yet seen released
 ENLISTMENT_TIMEOUT = 600.0   # D-79: seconds after which an enlistment no operation used is released
 
@@ -63,6 +71,11 @@ class RemoteReadService:
 
     # -- the Interface of dcerpc_server ---------------------------------------------------------
     def call(self, call: Call) -> bytes:
+        return self.admit(call)()
+
+    def admit(self, call: Call) -> Callable[[], bytes]:
+        """Decode the call, check its handles and start its method now (the server's loop calls this in the order
+        calls arrive); the function returned waits for a Start*Receive's end and gives the response stub."""
         name = _METHODS.get(call.opnum)
         if name is None:
             raise Fault(RpcStatus.NCA_S_OP_RNG_ERROR)  # opnum 1 and anything past 15
@@ -70,18 +83,26 @@ class RemoteReadService:
             args = decode_request(call.opnum, call.stub, call.ndr64)
         except StubError as error:
             raise Fault(error.status) from None
-        return encode_response(call.opnum, self.run(call, name, args), call.ndr64)
+        outputs = self.begin(call, name, args)
+        return lambda: encode_response(call.opnum, outputs(), call.ndr64)
 
-    def run(self, call: Call, name: str, args: dict) -> dict:
-        """The method `name` on its decoded arguments: its outputs (Fault for an RPC exception)."""
+    def begin(self, call: Call, name: str, args: dict) -> Callable[[], dict]:
+        """Start the method `name` on its decoded arguments (Fault for an RPC exception); the function returned
+        gives its outputs, once a Start*Receive has ended."""
         owned = self._owned(call.association)   # also marks the association live until it ends
         for parameter in _HANDLE_PARAMETERS:
             if parameter in args and args[parameter] not in owned:
                 raise Fault(RpcStatus.NCA_S_FAULT_CONTEXT_MISMATCH)  # [C706] 5.1.6 strict context handles
+        if name in _RECEIVES:   # entered now, in arrival order: MS-MQDMPR 3.1.7.1.6 a later close cancels it
+            method, names = _RECEIVES[name]
+            wait = self.target.enter_receive(method, *(args[key] for key in names))
+            return lambda: _receive_out(wait())
         method = getattr(self, "_" + name.lower())
         if name in ("R_OpenQueue", "R_OpenQueueForMove"):   # MS-MQRR:2.1:03 where the caller's identity is used
-            return method(call.association, owned, args, self._caller(call))
-        return method(call.association, owned, args)
+            out = method(call.association, owned, args, self._caller(call))
+        else:
+            out = method(call.association, owned, args)
+        return lambda: out
 
     def may_block(self, opnum: int, stub: bytes) -> bool:
         """A Start*Receive with a non-zero ulTimeout may wait (MS-MQRR 3.1.4.7)."""
@@ -196,16 +217,6 @@ class RemoteReadService:
 
     def _r_purgequeue(self, association, owned, args):
         return {"ReturnValue": self.target.purge_queue(args["phContext"])}
-
-    def _r_startreceive(self, association, owned, args):
-        return _receive_out(self.target.start_receive(
-            args["phContext"], args["LookupId"], args["hCursor"], args["ulAction"], args["ulTimeout"],
-            args["dwRequestId"], args["dwMaxBodySize"], args["dwMaxCompoundMessageSize"]))
-
-    def _r_starttransactionalreceive(self, association, owned, args):
-        return _receive_out(self.target.start_transactional_receive(
-            args["phContext"], args["LookupId"], args["hCursor"], args["ulAction"], args["ulTimeout"],
-            args["dwRequestId"], args["dwMaxBodySize"], args["dwMaxCompoundMessageSize"], args["pTransactionId"]))
 
     def _r_cancelreceive(self, association, owned, args):
         return {"ReturnValue": self.target.cancel_receive(args["phContext"], args["dwRequestId"])}

@@ -32,6 +32,7 @@ import select
 import socket
 import struct
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from impacket.dcerpc.v5 import rpcrt, transport as impacket_transport
@@ -110,14 +111,17 @@ class _Connection:
 
     def call(self, opnum: int, stub: bytes) -> tuple[int | None, bytes]:
         """One call: (None, response stub) or (fault status, b""); OSError when the connection breaks."""
+        self.send(opnum, stub)
+        return self.answer()
+
+    def send(self, opnum: int, stub: bytes) -> None:
+        """The request of one call, written whole; OSError when the connection breaks."""
         if not self.lean:
             try:
                 self.dce.call(opnum, stub)
-                return None, self.dce.recv()
             except DCERPCException:
-                if self.transport.fault is None:
-                    raise OSError("the connection broke during the call") from None
-                return self.transport.fault, b""
+                raise OSError("the connection broke while sending the call") from None
+            return
         sock, self.call_id = self.socket(), self.call_id + 1
         room = max(8, (self.transport.max_xmit_frag - _BODY) & ~7)
         chunks = [stub[at:at + room] for at in range(0, len(stub), room)] or [b""]
@@ -127,6 +131,18 @@ class _Connection:
             parts.append(_REQUEST_HEADER.pack(5, 0, _REQUEST, flags, _DREP, _BODY + len(chunk), 0, self.call_id,
                                               len(stub) - index * room, 0, opnum) + chunk)
         sock.sendall(b"".join(parts))
+
+    def answer(self) -> tuple[int | None, bytes]:
+        """The answer to the call sent: (None, response stub) or (fault status, b""); OSError when the connection
+        breaks."""
+        if not self.lean:
+            try:
+                return None, self.dce.recv()
+            except DCERPCException:
+                if self.transport.fault is None:
+                    raise OSError("the connection broke during the call") from None
+                return self.transport.fault, b""
+        sock = self.socket()
         answer = []
         while True:
             fragment = read_pdu(sock)
@@ -225,15 +241,28 @@ class Pool:
 
     def call(self, opnum: int, stub: bytes, timeout: float | None) -> tuple[int | None, bytes]:
         """One request and its response: (None, response stub) or (fault status, b"")."""
+        return self.start(opnum, stub, timeout)()
+
+    def start(self, opnum: int, stub: bytes, timeout: float | None) -> Callable[[], tuple[int | None, bytes]]:
+        """Send one request now; the function returned waits for its response: (None, response stub) or (fault
+        status, b"")."""
         connection = self.acquire()
         connection.socket().settimeout(timeout)
         try:
-            result = connection.call(opnum, stub)
+            connection.send(opnum, stub)
         except OSError:
             self.release(connection, broken=True)
-            return RpcStatus.RPC_S_CALL_FAILED, b""  # the connection broke during the call
-        self.release(connection)                  # a response or a fault: the connection is fine
-        return result
+            return lambda: (RpcStatus.RPC_S_CALL_FAILED, b"")   # the connection broke under the call
+
+        def answer() -> tuple[int | None, bytes]:
+            try:
+                result = connection.answer()
+            except OSError:
+                self.release(connection, broken=True)
+                return RpcStatus.RPC_S_CALL_FAILED, b""   # the connection broke during the call
+            self.release(connection)                      # a response or a fault: the connection is fine
+            return result
+        return answer
 
     def close(self, abrupt: bool = False) -> None:
         with self._lock:

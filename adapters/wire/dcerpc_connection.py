@@ -331,24 +331,58 @@ class Connection:
             return
         if blocking:
             call.cancelled.is_set()     # the event made here, on the loop, before the worker can ask for it
+            admitted = self._admit(iface, call)
+            if admitted[0] != "rest":   # it ended while being entered (a fault, a refused handle)
+                self._answer_inline(iface, admitted, call_id, p_cont_id, opnum)
+                return
             running = _Running(call, iface, call_id, p_cont_id)
             self.active = running
-            if not self.server.run_on_worker(lambda: self._work(running)):
+            if not self.server.run_on_worker(lambda: self._work(running, admitted[1])):
                 self.active = None      # no thread to be had: refuse this call, keep the connection
+                if admitted[1] is not None:
+                    self._abandon(running)   # what was entered is cancelled, as if the client had gone
                 self.send(pdu_.fault(call_id, p_cont_id, NCA_S_SERVER_TOO_BUSY, PFC_DID_NOT_EXECUTE))
             return
         self.current = call
         outcome = self._execute(iface, call)
         self.current = None
+        self._answer_inline(iface, outcome, call_id, p_cont_id, opnum)
+
+    def _answer_inline(self, iface, outcome: tuple, call_id: int, p_cont_id: int, opnum: int) -> None:
         if outcome[0] == "drop":
             self.close(f"dropped by {type(iface).__name__} at opnum {opnum}")
             return
         self.send(self._reply(outcome, call_id, p_cont_id, 0))
 
-    def _execute(self, iface, call) -> tuple:
-        """Run Interface.call: ("stub", bytes) or ("fault", status, flags)."""
+    def _admit(self, iface, call) -> tuple:
+        """On the loop, so calls are entered in the order they arrive: Interface.admit (when it has one) starts a
+        call that may block, and the worker only waits for its end (a close or a cancel that arrives after it
+        finds it waiting).  ("rest", what the worker runs), or the outcome of a call that ended there."""
+        admit = getattr(iface, "admit", None)
+        if admit is None:
+            return "rest", None
+        outcome = self._guarded(iface, call, lambda: admit(call), "admit")
+        return ("rest", outcome[1]) if outcome[0] == "value" else outcome
+
+    def _execute(self, iface, call, run=None) -> tuple:
+        """Run Interface.call (or `run`, the rest of an admitted call): ("stub", bytes) or ("fault", status,
+        flags)."""
+        outcome = self._guarded(iface, call, run or (lambda: iface.call(call)), "call")
+        if outcome[0] != "value":
+            return outcome
+        out = outcome[1]
+        if type(out) is not bytes:
+            if not isinstance(out, (bytearray, memoryview)):
+                self.server.log_error(f"dcerpc: connection #{self.id}: {type(iface).__name__}.call opnum "
+                                      f"{call.opnum} returned {type(out).__name__}, not bytes")
+                return "fault", NCA_S_FAULT_UNSPEC, 0
+            out = bytes(out)
+        return "stub", out
+
+    def _guarded(self, iface, call, run, what: str) -> tuple:
+        """("value", what `run()` returned), or the outcome of the Fault, Drop or bug it raised."""
         try:
-            out = iface.call(call)
+            out = run()
         except Fault as exc:
             status = exc.status
             if status in FORBIDDEN_FAULT_STATUSES:
@@ -362,14 +396,8 @@ class Connection:
         except MemoryError:
             return "fault", NCA_S_FAULT_REMOTE_NO_MEMORY, 0
         except Exception:  # noqa: BLE001 - an Interface bug: logged once, answered as a fault
-            return self._bug(iface, call, "call")
-        if type(out) is not bytes:
-            if not isinstance(out, (bytearray, memoryview)):
-                self.server.log_error(f"dcerpc: connection #{self.id}: {type(iface).__name__}.call opnum "
-                                      f"{call.opnum} returned {type(out).__name__}, not bytes")
-                return "fault", NCA_S_FAULT_UNSPEC, 0
-            out = bytes(out)
-        return "stub", out
+            return self._bug(iface, call, what)
+        return "value", out
 
     def _reply(self, outcome: tuple, call_id: int, p_cont_id: int, cancel_count: int) -> bytes:
         """The PDUs answering a call: its fault (never signed), or its response fragments, signed or sealed at the
@@ -395,10 +423,10 @@ class Connection:
         return None
 
     # -- calls that may block -------------------------------------------------------------
-    def _work(self, running: _Running) -> None:
-        """On a worker: run the call, then hand its outcome to the loop."""
+    def _work(self, running: _Running, rest=None) -> None:
+        """On a worker: run the call (or the rest of an admitted one), then hand its outcome to the loop."""
         try:
-            outcome = self._execute(running.iface, running.call)
+            outcome = self._execute(running.iface, running.call, rest)
         except BaseException:  # noqa: BLE001 - SystemExit and friends: the loop still hears the call is over
             self.server.post(lambda: self.worker_done(running, None))
             raise

@@ -12,8 +12,9 @@ Theory of operation
 One thread, the loop (event_loop.EventLoop, shared with the MS-MQQB listener),
 owns every socket: it accepts, reads and frames PDUs, runs ordinary calls inline
 and writes their replies, all without blocking (epoll through `selectors`).  A
-call whose Interface says ``may_block`` runs on a worker (a pool that grows on
-demand and lets idle threads go), so the loop still sees
+call whose Interface says ``may_block`` is entered on the loop (``admit``, in the
+order calls arrive, so a close that follows a receive finds it waiting) and waits
+on a worker (a pool that grows on demand and lets idle threads go), so the loop still sees
 co_cancel, orphaned and EOF and can tell the Interface at once (``call.cancelled``
 + ``call_abandoned``); the worker hands its reply back through a queue and a
 wake-up socket.  There is no thread per connection: a silent connection costs a

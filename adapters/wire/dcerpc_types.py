@@ -86,6 +86,10 @@ class Interface(Protocol):
     def may_block(self, opnum: int, stub: bytes) -> bool:
         """True when the call may wait a long time: it then runs off the connection's reader."""
 
+    # Optional: admit(call) -> Callable[[], bytes], for a call that may block.  It runs on the loop, so calls are
+    # entered in the order they arrive, and starts the call; the function it returns runs on a worker, waits for the
+    # call's end and gives the response stub (or raises Fault).  Without it the whole call runs on the worker.
+
     def call_abandoned(self, call: Call) -> None:
         """The client cancelled the call (co_cancel, orphaned) or its connection died while it ran."""
 
