@@ -257,6 +257,11 @@ class Target(ABC):
     @abstractmethod
     def end_transactional_receive(self, ph_context: bytes, dw_ack: int, dw_request_id: int) -> int: ...
 
+    def wire_evidence(self) -> list[dict]:
+        """What travelled for this client's latest calls, one dict per PDU (decoded, with its octets as hex), for the
+        evidence of a failing scenario; a target with no wire has none."""
+        return []
+
     RECEIVES = ("start_receive", "start_transactional_receive")
 
     def enter_receive(self, method: str, *args) -> Callable[[], StartReceiveOut]:

@@ -45,12 +45,15 @@ from ..target import (
     Target,
     TargetCapabilityError,
 )
+from ..wire.capture import WireCapture
 from ..wire.dcerpc_client import ConnectError, Credentials, Pool
 from .control import CALL_TIMEOUT, CONTROL_UUID, CONTROL_VERSION, ControlClient, ControlError
-from .ndr import NullReference, StubError, decode_response, encode_request
+from .judging import plain
+from .ndr import NullReference, StubError, decode_request, decode_response, encode_request
 from ..wire.dcerpc_probe import probe_bind
 
 
+_METHODS = {number: name for name, number in OPNUMS.items()}
 DENIED = (RpcStatus.RPC_S_ACCESS_DENIED, 0x721)   # access denied; RPC_S_SEC_PKG_ERROR (an NTLM check failed)
 
 
@@ -73,7 +76,8 @@ class MqrrTarget(Target):
         self._accounts = {c.user: c for c in (credentials, second) if c is not None and c.user}   # identities
         self.ndr64 = ndr64
         self.name = f"mqrr://{host}:{port}"
-        self._rr = Pool(host, port, (REMOTE_READ_UUID, "1.0"), **self._options)
+        self.capture = WireCapture("RemoteRead")   # this client's latest PDUs, for a failing scenario's evidence
+        self._rr = Pool(host, port, (REMOTE_READ_UUID, "1.0"), **self._options, capture=self.capture)
         began = time.monotonic()
         self._rr.release(self._rr.acquire())   # fail now, in one line, if the server is not there
         # a call started on another thread reaches the server within a few round trips (connect and bind: 2)
@@ -321,7 +325,7 @@ class MqrrTarget(Target):
     def _move_to(self, port: int) -> None:
         """New connections go to `port`: this client's, and the control channel's of every client sharing it."""
         old_rr, old_control = self._rr, self._control.pool
-        self._rr = Pool(self.host, port, (REMOTE_READ_UUID, "1.0"), **self._options)
+        self._rr = Pool(self.host, port, (REMOTE_READ_UUID, "1.0"), **self._options, capture=self.capture)
         self._control.pool = Pool(self.host, port, (CONTROL_UUID, "%d.%d" % CONTROL_VERSION), **self._options)
         self.port = port
         old_rr.close()
@@ -340,6 +344,16 @@ class MqrrTarget(Target):
         status, answer = self._rr.call(opnum, stub, CALL_TIMEOUT)
         self.last_fault = status
         return status, answer
+
+    def wire_evidence(self) -> list[dict]:
+        """The RemoteRead PDUs of this client's latest calls, decoded (capture.py)."""
+        def decode(opnum: int, kind: str, stub: bytes) -> dict:
+            decoded = (decode_request if kind == "request" else decode_response)(opnum, stub, self.ndr64)
+            return plain(decoded)
+        pdus = self.capture.pdus(decode)
+        for pdu in pdus:
+            pdu["method"] = _METHODS.get(pdu.get("opnum"))
+        return pdus
 
     def probe_bind(self, contexts, port: int | None = None):
         credentials = self._options["credentials"]
