@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import threading
+import time
 import uuid
 from dataclasses import dataclass, field
 
@@ -121,13 +122,15 @@ class World:
     def in_background(self, request: str, handle: str, request_id: int, method: str, *args) -> Background:
         """Start the Start*Receive `method` with `args` now, known as `request` (its dwRequestId on `handle`, for
         End and Cancel), and wait for its end on a thread of its own.  The call is in when this returns (the target
-        has it, or over the wire its request is sent: Target.enter_receive), so the steps that follow find it
-        waiting however slow the machine is."""
+        has it, or over the wire its request is sent and the server had its settling time: Target.enter_receive,
+        D-150), so the steps that follow find it waiting however slow the machine is."""
         self.requests[request] = (handle, request_id)
         wait = self.target.enter_receive(method, *args)
         job = Background(thread=threading.Thread(target=lambda: setattr(job, "result", wait()), daemon=True))
         self.background[request] = job
         job.thread.start()
+        if "rpc" in self.target.capabilities:   # D-150: a server's runtime may take the call up on its own time
+            time.sleep(self.target.settle_seconds)
         return job
 
     def lookup_id(self, label: str) -> int:
