@@ -146,12 +146,14 @@ def shown(value, field: str = ""):
     """`value` as JSON can carry it, for people: octets as hex, statuses named."""
     if isinstance(value, BaseException):
         return f"raised {type(value).__name__}: {value}"
+    if isinstance(value, int) and field in STATUS_FIELDS:
+        return describe(int(value))
     if isinstance(value, enum.Enum):
         return value.name
     if isinstance(value, bool) or value is None or isinstance(value, (float, str)):
         return value
     if isinstance(value, int):
-        return describe(value) if field in STATUS_FIELDS else value
+        return int(value)
     if isinstance(value, (bytes, bytearray, memoryview)):
         octets = bytes(value)
         more = f"... ({len(octets)} octets)" if len(octets) > OCTETS_SHOWN else ""
