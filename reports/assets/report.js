@@ -127,9 +127,10 @@
     return box;
   }
 
-  // a clause none of the targets is judged on (the other side of MS-MQRR): its row shows only on demand
+  // a clause none of the targets is judged on (the other side of MS-MQRR): its row shows only on demand; with no
+  // target at all (strength results alone) every clause shows
   function otherSide(clause) {
-    return targets.every(function (t) { return !data.matrix[t][clause.clause_id]; });
+    return targets.length > 0 && targets.every(function (t) { return !data.matrix[t][clause.clause_id]; });
   }
 
   function applyFilters() {
