@@ -51,6 +51,8 @@ CAPABILITIES = {
     "identities": "as_identity(name, level) is a client that calls as another of the target's identities, at an RPC "
                   "authentication level (over DCE/RPC: the credentials of a second account); create_queue takes an "
                   "owner and an access list naming them",
+    "calls_in_order": "the server takes calls up in the order they arrive, on whichever connection of the association "
+                      "(a read sent before a close is waiting when the close runs: D-150)",
     "judge": "the server records every RemoteRead call a client makes and answers chosen calls with faults "
              "(mqspec serve --judge): what certifying a client needs",
 }

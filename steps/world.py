@@ -129,8 +129,8 @@ class World:
         job = Background(thread=threading.Thread(target=lambda: setattr(job, "result", wait()), daemon=True))
         self.background[request] = job
         job.thread.start()
-        if "rpc" in self.target.capabilities:   # D-150: a server's runtime may take the call up on its own time
-            time.sleep(self.target.settle_seconds)
+        if "rpc" in self.target.capabilities and "calls_in_order" not in self.target.capabilities:
+            time.sleep(self.target.settle_seconds)   # D-150: a server's runtime may take the call up on its own time
         return job
 
     def lookup_id(self, label: str) -> int:
