@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections.abc import Callable
 
 from mqspec.protocol.constants import INFINITE
 from mqspec.protocol.hresult import HRESULT
@@ -162,13 +163,22 @@ class _Core:
         self.output_ready()
 
     def receive(self, method, *args) -> StartReceiveOut:
-        """A Start*Receive that returns when its call is done: this thread waits on an event of its own."""
+        """A Start*Receive that returns when its call is done."""
+        return self.enter(method, *args)()
+
+    def enter(self, method, *args) -> Callable[[], StartReceiveOut]:
+        """Run a Start*Receive now (the queue manager holds the read once this returns) and give what waits for
+        its end on an event of its own: a message, a cancel, a close, a rundown or elapse() ends the wait, and wakes
+        this call only."""
         ended, outputs = threading.Event(), []
         out = self.receive_later(lambda done: (outputs.append(done), ended.set()), method, *args)
         if out is not None:
-            return out
-        ended.wait()   # a message, a cancel, a rundown or elapse() ends the wait, and wakes this call only
-        return outputs[0]
+            return lambda: out
+
+        def wait() -> StartReceiveOut:
+            ended.wait()
+            return outputs[0]
+        return wait
 
     def receive_later(self, done, method, *args) -> StartReceiveOut | None:
         """A Start*Receive that never blocks: its outputs now, or None and `done(outputs)` once the call ends.
@@ -245,7 +255,13 @@ class InProcessTarget(Target):
             return self._ILLEGAL
 
     def _receive(self, method, *args) -> StartReceiveOut:
-        return self._core.receive(method, *args)
+        return self._core.enter(method, *args)()
+
+    def enter_receive(self, method: str, *args) -> Callable[[], StartReceiveOut]:
+        """The read is entered in the queue manager before this returns (Target.enter_receive)."""
+        if method not in self.RECEIVES:
+            raise ValueError(f"enter_receive: {method!r} is not one of {', '.join(self.RECEIVES)}")
+        return self._core.enter(getattr(self.server, "r_" + method), *args)
 
     # -- identity --------------------------------------------------------------------------
     @property

@@ -122,7 +122,7 @@ def serve(target: Target, host: str = "127.0.0.1", port: int = 0, *, log=None, c
         remote_read.port = server.port  # MS-MQRR:3.1.4.1:01 R_GetServerPort answers the port in use
         served = Served(server, remote_read, control, first_port=port)
         control.restart_holding_ports = served.restart_holding_ports
-        control.capabilities = control.capabilities | {"port_conflict"}
+        control.capabilities = control.capabilities | {"port_conflict", "calls_in_order"}   # D-150: admit()
         if "mqqb_peer" in target.capabilities:
             from .mqqb.listener import MqqbListener  # MS-MQQB sessions on a second port, announced by identity
             served.mqqb = MqqbListener(target, host, log=log, connection_log=connection_log,

@@ -19,8 +19,10 @@ it reads admin, journal and dead-letter queues the same way on every target.
 
 from __future__ import annotations
 
+import functools
 import uuid
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from mqspec.protocol.constants import INFINITE, Access, Action, ShareMode
@@ -49,6 +51,8 @@ CAPABILITIES = {
     "identities": "as_identity(name, level) is a client that calls as another of the target's identities, at an RPC "
                   "authentication level (over DCE/RPC: the credentials of a second account); create_queue takes an "
                   "owner and an access list naming them",
+    "calls_in_order": "the server takes calls up in the order they arrive, on whichever connection of the association "
+                      "(a read sent before a close is waiting when the close runs: D-150)",
     "judge": "the server records every RemoteRead call a client makes and answers chosen calls with faults "
              "(mqspec serve --judge): what certifying a client needs",
 }
@@ -254,6 +258,22 @@ class Target(ABC):
 
     @abstractmethod
     def end_transactional_receive(self, ph_context: bytes, dw_ack: int, dw_request_id: int) -> int: ...
+
+    def wire_evidence(self) -> list[dict]:
+        """What travelled for this client's latest calls, one dict per PDU (decoded, with its octets as hex), for the
+        evidence of a failing scenario; a target with no wire has none."""
+        return []
+
+    RECEIVES = ("start_receive", "start_transactional_receive")
+
+    def enter_receive(self, method: str, *args) -> Callable[[], StartReceiveOut]:
+        """Start the Start*Receive `method` (a name of RECEIVES) with `args` now, and return what waits for its
+        outputs, so a caller knows the call is in before it goes on (a close or a cancel that follows it must find
+        it waiting).  This default starts the call only when it is waited for; a target that can enter it at once
+        (the reference, a server reached over the wire) says so by overriding this."""
+        if method not in self.RECEIVES:
+            raise ValueError(f"enter_receive: {method!r} is not one of {', '.join(self.RECEIVES)}")
+        return functools.partial(getattr(self, method), *args)
 
     # -- set-up ------------------------------------------------------------------------------
     @abstractmethod

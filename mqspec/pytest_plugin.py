@@ -7,8 +7,9 @@ Options
                       run, with --target alone only server scenarios; with neither, both
                       (the reference and the two shipped client shims)
     --judge URL       the judging server of the client scenarios (default: served here)
-    --results DIR     where the run writes junit.xml, cucumber.json, run.json and
-                      machines.ndjson (default: ./results/<run id>)
+    --results DIR     where the run writes junit.xml, cucumber.json, run.json,
+                      machines.ndjson and evidence/ (one file per failing scenario:
+                      evidence.py) (default: ./results/<run id>)
     --run-id ID       the run's id (default: a new one from the time)
     --clause ID       run only scenarios tagged with this clause (repeatable)
     --waivers FILE    a TOML file (WAIVER_HELP)
@@ -46,6 +47,7 @@ from pytest_bdd import reporting
 
 from .catalogue import LEVELS, CatalogueError, load_catalogue
 from .coverage import scenario_clauses
+from .evidence import EvidenceCollector
 from .identity import target_identity, target_side
 from .parts import SUITE_FILES, SUITE_PARTS, part
 from .result_files import regroup_junit, standard_cucumber
@@ -125,7 +127,9 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "conformance: a scenario of the conformance suite")
     config.addinivalue_line("markers", "slow: a scenario tagged @slow (it waits in real time)")
     config.pluginmanager.register(ResultFiles(), "mqspec-result-files")
-    if hasattr(config, "workerinput"):
+    if hasattr(config, "workerinput"):   # a pytest-xdist worker: the controller set the results directory
+        if os.environ.get("MQSPEC_RESULTS"):
+            config.pluginmanager.register(EvidenceCollector(Path(os.environ["MQSPEC_RESULTS"])), "mqspec-evidence")
         return
     run_id = config.getoption("run_id") or new_run_id()
     results = Path(config.getoption("results") or Path.cwd() / "results" / run_id)
@@ -152,6 +156,7 @@ def pytest_configure(config):
                                  "waivers": waivers, "demanded": demanded, "profile": {}, "clients": []}
     config.stash[RESULTS_KEY]["mixed"] = {}
     coexisting = frozenset(d.id for d in catalogue.decisions.values() if d.coexist)
+    config.pluginmanager.register(EvidenceCollector(results), "mqspec-evidence")   # evidence/ of each failure
     config.pluginmanager.register(ProfileCollector(config.stash[RESULTS_KEY]["profile"],
                                                     config.stash[RESULTS_KEY]["clients"],
                                                     config.stash[RESULTS_KEY]["mixed"], coexisting))

@@ -10,6 +10,10 @@ Parquet under <work>/tables/<table>.  machines.ndjson is already JSON lines, so
 Spark reads those files directly: a line cut short becomes a corrupt record,
 which is named (file, count) and left out, while the good lines stay.
 
+The evidence of the failing scenarios (evidence/*.json) is staged as it is, one
+JSON document per scenario (evidence.py); a file that cannot be read is named and
+left out.
+
 `ingest` returns the paths of the tables and the InputErrors met on the way; a
 run whose junit.xml cannot be read is left out whole, a bad cucumber.json only
 costs the run its drill-down.
@@ -29,12 +33,13 @@ from mqspec.identity import target_identity
 from . import schemas
 from .cucumber import read_cucumber
 from .errors import InputError
+from .evidence import read_evidence
 from .inputs import Run
 from .junit import read_junit
 
 WORKERS = 3
 TABLES = ("runs", "results", "properties", "scenario_runs", "steps", "clauses", "decisions", "suite_scenarios",
-          "machine_steps")
+          "evidence", "machine_steps")
 
 
 class Staging:
@@ -83,6 +88,10 @@ def stage_runs(staging: Staging, runs: list[Run], known_clauses, progress=None) 
                 staging.add("steps", steps)
             except InputError as error:
                 errors.append(error)
+        if run.evidence is not None:
+            rows, problems = read_evidence(run.evidence, run.run_id)
+            staging.add("evidence", rows)
+            errors += problems
         if run.machines is not None:
             staging.add("machine_files", [{"run_id": run.run_id, "file": str(run.machines.resolve()),
                                            "path": str(run.machines),

@@ -7,7 +7,8 @@ finish.  Each run's run.json is checked here; a run is left out, with one line
 naming its file, when the record is cut short or not JSON, lacks what every
 record has, repeats a run id already seen, or was made by another suite version
 (unless the caller accepts any).  junit.xml must be there; cucumber.json and
-machines.ndjson are read when present.
+machines.ndjson are read when present, and so is evidence/ (one file per failing
+scenario, mqspec/evidence.py).
 
 A directory holding strength.json or mutants/mutants.json (what `mqspec strength`
 writes) is a strength input rather than a run, given itself or one level down in a
@@ -67,6 +68,7 @@ class Run:
     junit: Path
     cucumber: Path | None
     machines: Path | None
+    evidence: Path | None = None   # the folder of the failing scenarios' evidence files
 
     @property
     def targets(self) -> list[str]:
@@ -144,8 +146,9 @@ def read_run(directory: Path, suite_version: str | None) -> Run:
         raise InputError(junit, "missing: the run has no results")
     cucumber = directory / "cucumber.json"
     machines = directory / "machines.ndjson"
+    evidence = directory / "evidence"
     return Run(record["run_id"], directory, record, junit, cucumber if cucumber.is_file() else None,
-               machines if machines.is_file() else None)
+               machines if machines.is_file() else None, evidence if evidence.is_dir() else None)
 
 
 def check_record(path: Path, record) -> None:

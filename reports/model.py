@@ -55,6 +55,7 @@ def build_model(spark: SparkSession, paths: dict[str, str], errors, *, master: s
         "steps": (table("steps").where(in_latest)
                   .select("run_id", "name", "step_index", "keyword", "text", "status", "duration_ns",
                           "error_message"), ("run_id", "name", "step_index")),
+        "evidence": (table("evidence").where(in_latest), ("run_id", "name")),
         "coverage": (table("coverage").drop("run_id"), ("target", "grouping", "document", "key")),
         "never_exercised": (table("never_exercised"), ("clause_id",)),
         "changes": (table("changes"), ("target", "clause_id")),
@@ -89,7 +90,7 @@ def build_model(spark: SparkSession, paths: dict[str, str], errors, *, master: s
         "decisions": {row.pop("decision_id"): row for row in got["decisions"]},
         "matrix": matrix,
         "counts": {target: _counts(matrix[target]) for target in targets},
-        "scenarios": _scenarios(got["scenarios"], got["steps"], targets),
+        "scenarios": _scenarios(got["scenarios"], got["steps"], targets, got["evidence"]),
         "coverage": got["coverage"],
         "never_exercised": got["never_exercised"],
         "changes": got["changes"],
@@ -126,8 +127,11 @@ def _counts(verdicts: dict) -> dict:
     return counts
 
 
-def _scenarios(scenario_rows: list[dict], step_rows: list[dict], targets: list[str]) -> dict:
-    """Each target's latest run: its scenarios (verdict, reason, failure) and their steps."""
+def _scenarios(scenario_rows: list[dict], step_rows: list[dict], targets: list[str],
+               evidence_rows: list[dict] = ()) -> dict:
+    """Each target's latest run: its scenarios (verdict, reason, failure) and their steps; a failed one also its
+    evidence (reports/evidence.py)."""
+    evidence = {(row["run_id"], row["name"]): row["evidence_json"] for row in evidence_rows}
     steps: dict[tuple, list] = {}
     for row in step_rows:
         steps.setdefault((row["run_id"], row["name"]), []).append(
@@ -137,5 +141,7 @@ def _scenarios(scenario_rows: list[dict], step_rows: list[dict], targets: list[s
     for row in scenario_rows:
         target, run_id = row.pop("target"), row.pop("run_id")
         row["steps"] = steps.get((run_id, row["name"]), [])
+        found = evidence.get((run_id, row["name"])) if row["verdict"] == "failed" else None
+        row["evidence"] = json.loads(found) if found else None
         result.setdefault(target, []).append(row)
     return result

@@ -1,7 +1,7 @@
 """The HTML report: one self-contained file that opens from disk.
 
-Styles, script and charts are inline (assets/report.css, assets/report.js,
-charts.py); the report model travels in a <script type="application/json"> block
+Styles, scripts and charts are inline (assets/report.css, assets/evidence.js,
+assets/report.js, charts.py); the report model travels in a <script type="application/json"> block
 with "<" escaped, and a Content-Security-Policy forbids every load from elsewhere,
 so the page cannot reach the network even by mistake.
 
@@ -10,8 +10,11 @@ pages, PAGES: each is an id, a title and a function from the report model to its
 HTML ("" leaves it out), so a new page is one entry more and nothing else
 changes.  The script shows one page at a time (the one the URL's #fragment
 names); without scripts every page shows, one after the other.  The clause x
-target matrix and its drill-down (scenarios, steps, failure messages) are built
-by the script from the model; summaries, charts and lists are plain HTML.  The
+target matrix, its drill-down (scenarios, steps, failure messages, and for a failed
+scenario its evidence: data tables, the target's answers, PDUs, the judge's
+transcript) and the failures-first list above it are built by the script from the
+model (a clause of the other side of MS-MQRR, judged on no target shown, appears
+only on demand); summaries, charts and lists are plain HTML.  The
 strength page (only with `mqspec strength` results among the inputs) links each
 clause to its row of the matrix as #clause=ID, which the script opens.
 """
@@ -30,6 +33,7 @@ from .record import verdict_of
 
 ASSETS = Path(__file__).resolve().parent / "assets"
 HISTORY_RUNS = 40
+SCRIPTS = ("evidence.js", "report.js")   # inline, in this order: report.js draws a failure's evidence with evidence.js
 CSP = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"
 
 
@@ -129,10 +133,13 @@ def _readings(model: dict) -> str:
 
 def _clauses_page(model: dict) -> str:
     verdict_options = "".join(f'<option value="{v}">{v}</option>' for v in VERDICTS)
-    return f"""<h2>Clauses &times; targets</h2>
+    return f"""<h2>Failures first</h2>
+<div id="failures"></div>
+<h2>Clauses &times; targets</h2>
 <div class="filters"><input id="filter-text" type="search" placeholder="clause id, text or section">
 <select id="filter-verdict"><option value="">any verdict</option>{verdict_options}</select>
 <select id="filter-document"><option value="">every document</option></select>
+<label><input id="show-other-side" type="checkbox"> the other side's clauses (&mdash;)</label>
 <span id="shown" class="muted"></span><span class="muted">Click a clause for its scenarios and steps.</span></div>
 <noscript><p>The matrix needs scripts; summary.json holds the same verdicts.</p></noscript>
 <table id="matrix"><thead></thead><tbody></tbody></table>"""
@@ -336,7 +343,7 @@ RUN_PAGES = ("coverage", "history", "machines", "runs")   # pages with nothing t
 
 def render_html(model: dict, pages: list[Page] | None = None) -> str:
     css = (ASSETS / "report.css").read_text(encoding="utf-8")
-    script = (ASSETS / "report.js").read_text(encoding="utf-8")
+    script = "\n".join((ASSETS / name).read_text(encoding="utf-8") for name in SCRIPTS)
     data = json.dumps(model, ensure_ascii=False, separators=(",", ":")).replace("<", "\\u003c")
     runs = model["runs"]
     errors = "".join(f"<li>{_e(error)}</li>" for error in model["errors"])

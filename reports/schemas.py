@@ -46,6 +46,7 @@ CLAUSES = _schema(("clause_id", S), ("document", S), ("revision", S), ("section"
 DECISIONS = _schema(("decision_id", S), ("title", S), ("kind", S), ("readings", STRINGS), ("windows", S))
 SUITE_SCENARIOS = _schema(("feature_uri", S), ("feature_name", S), ("scenario_name", S), ("line", I),
                           ("clauses", STRINGS), ("decisions", STRINGS), ("steps", STRINGS))
+EVIDENCE = _schema(("run_id", S), ("name", S), ("evidence_json", S))   # a failing scenario's evidence file, as JSON
 MACHINE_FILES = _schema(("run_id", S), ("file", S), ("path", S), ("targets", MapType(S, S)))
 _OUTCOME = [("hresult", S), ("label", S)]
 MACHINE_LINES = _schema(("run", S), ("machine", S), ("step", L), ("action", S), ("arguments", S),
@@ -57,7 +58,7 @@ MACHINE_STEPS = _schema(("run_id", S), ("target", S), ("example", S), ("machine"
 
 STAGED = {"runs": RUNS, "results": RESULTS, "properties": PROPERTIES, "scenario_runs": SCENARIO_RUNS,
           "steps": STEPS, "clauses": CLAUSES, "decisions": DECISIONS, "suite_scenarios": SUITE_SCENARIOS,
-          "machine_files": MACHINE_FILES}
+          "evidence": EVIDENCE, "machine_files": MACHINE_FILES}
 
 # `mqspec strength` results (strength.py): staged only when a strength input is given; `source` is its directory
 STRENGTH_RUNS = _schema(("source", S), ("file", S), ("started", S), ("seconds", D), ("jobs", I), ("quick", B),

@@ -172,8 +172,8 @@ def purge(world: World, handle):
 @when(named(r"in the background, the client peeks at {handle} with a time-out of (?P<timeout>\S+) ms as {request}"))
 def peek_in_background(world: World, handle, timeout, request):
     context, ul_timeout, request_id = world.handle(handle), number(timeout), world.request_id()
-    world.in_background(request, handle, request_id, lambda: world.target.start_receive(
-        context, 0, 0, PEEK_CURRENT, ul_timeout, request_id, MAX_SIZE, MAX_SIZE))
+    world.in_background(request, handle, request_id, "start_receive",
+                        context, 0, 0, PEEK_CURRENT, ul_timeout, request_id, MAX_SIZE, MAX_SIZE)
 
 
 @when(named(r"in the background, cursor {cursor} (?P<read>receives|peeks at the current message|"
@@ -183,8 +183,8 @@ def cursor_read_in_background(world: World, cursor, read, timeout, request):
     handle, h_cursor = world.cursors[cursor]
     context, ul_action, ul_timeout = world.handle(handle), CURSOR_READS[read], number(timeout)
     request_id = world.request_id()
-    world.in_background(request, handle, request_id, lambda: world.target.start_receive(
-        context, 0, h_cursor, ul_action, ul_timeout, request_id, MAX_SIZE, MAX_SIZE))
+    world.in_background(request, handle, request_id, "start_receive",
+                        context, 0, h_cursor, ul_action, ul_timeout, request_id, MAX_SIZE, MAX_SIZE)
 
 
 # -- reads left pending, lookups, request ids ---------------------------------------------------

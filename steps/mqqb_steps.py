@@ -88,8 +88,8 @@ class Peer:
 
     def send(self, packet: bytes) -> None:
         self.connection.send(packet)
-        # over a network the server reads it on its own time: give it the target's settling time, as background
-        # calls get (World.in_background), before the scenario looks at the queues
+        # over a network the server reads it on its own time: give it the target's settling time before the
+        # scenario looks at the queues
         time.sleep(self.world.target.settle_seconds if "rpc" in self.world.target.capabilities else 0)
 
     def collect(self, wait_ms: int, move_clock: bool) -> list[Received]:

@@ -14,9 +14,16 @@ runtime's answer it may draw (`refusal`, in unmarshalling order: the handle come
 first) and whether that answer is the only right one (`strict`).  It tracks the
 context handles this client holds: opened, not closed, not from before a restart.
 `World.status_is` uses both on targets with the `rpc` capability.
+
+It also keeps the latest calls (CALLS_KEPT) with their arguments and what the
+target answered, the evidence a failing scenario's report shows; appending a
+reference per call is all it costs while nothing fails.
 """
 
 from __future__ import annotations
+
+import collections
+import functools
 
 from mqspec.protocol.hresult import HRESULT, RpcStatus
 from mqspec.protocol.idl import CB_PROPAGATION_TOKEN_RANGE, DW_ACK_RANGE
@@ -26,7 +33,20 @@ _TAKES_A_HANDLE = frozenset({"close_queue", "create_cursor", "close_cursor", "pu
                              "cancel_receive", "end_receive", "move_message", "start_transactional_receive",
                              "set_user_acknowledgement_class", "end_transactional_receive"})
 _FORGETS = ("restart", "reset", "restart_holding_ports")
+CALLS_KEPT = 200   # calls kept per client: the latest ones
 _LAST_ARM = 8   # MS-MQMQ 2.2.7: QUEUE_FORMAT_TYPE_SUBQUEUE, the last declared union arm
+
+
+class Call:
+    """One call the scenario made: the method, its arguments, and the answer (PENDING while it waits)."""
+    __slots__ = ("method", "args", "kwargs", "result")
+
+    def __init__(self, method: str, args: tuple, kwargs: dict) -> None:
+        self.method, self.args, self.kwargs, self.result = method, args, kwargs, PENDING
+
+
+PENDING = object()   # Call.result of a call not answered yet
+_NOT_CALLS = frozenset({"wire_evidence", "machine_format_name"})   # attributes that ask the target nothing
 
 
 class ObservedTarget:
@@ -35,16 +55,46 @@ class ObservedTarget:
         self.held: set[bytes] = set()    # context handles this client opened and has not closed
         self.refusal: int | None = None  # the RPC runtime's answer the latest call may draw
         self.strict = False              # ... and whether the IDL makes that the only right answer
+        self.calls: collections.deque[Call] = collections.deque(maxlen=CALLS_KEPT)   # the latest, for evidence
 
     def __getattr__(self, name: str):
         attribute = getattr(self.target, name)
+        if name == "enter_receive":   # a Start*Receive started now and waited for on another thread
+            return lambda method, *args: self._enter(method, functools.partial(attribute, method), args)
         if name in _TAKES_A_HANDLE or name in _OPENS or name in _FORGETS or name == "qm_enlist_remote_transaction":
             return lambda *args, **kwargs: self._call(name, attribute, args, kwargs)
+        if callable(attribute) and not name.startswith("_") and name not in _NOT_CALLS:
+            return lambda *args, **kwargs: self._logged(name, attribute, args, kwargs)
         return attribute
+
+    def _logged(self, name, method, args, kwargs):
+        call = Call(name, args, kwargs)
+        self.calls.append(call)
+        try:
+            call.result = method(*args, **kwargs)
+        except Exception as error:
+            call.result = error
+            raise
+        return call.result
+
+    def _enter(self, name, method, args):
+        """A read entered now: its answer is noted when the other thread has waited for it."""
+        self.refusal, self.strict = self._refusal(name, args, {})
+        call = Call(name, args, {})
+        self.calls.append(call)
+        wait = method(*args)
+
+        def waited():
+            call.result = wait()
+            return call.result
+        return waited
 
     def _call(self, name, method, args, kwargs):
         self.refusal, self.strict = self._refusal(name, args, kwargs)
-        out = method(*args, **kwargs)
+        return self._held(name, self._logged(name, method, args, kwargs), args, kwargs)
+
+    def _held(self, name, out, args, kwargs):
+        """Note the handles an open gave and a close took back."""
         if name in _FORGETS:
             self.held.clear()
         elif name in _OPENS and out.hresult == HRESULT.MQ_OK:

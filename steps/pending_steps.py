@@ -73,8 +73,8 @@ def wait_in_transaction(world, tx, handle, timeout, request):
     """R_StartTransactionalReceive (MQ_ACTION_RECEIVE, front of the queue) that may block."""
     request_id = world.request_id()
     context, uow, ul_timeout = world.handle(handle), world.transactions[tx], number(timeout)
-    world.in_background(request, handle, request_id, lambda: world.target.start_transactional_receive(
-        context, 0, 0, RECEIVE, ul_timeout, request_id, MAX_SIZE, MAX_SIZE, uow))
+    world.in_background(request, handle, request_id, "start_transactional_receive",
+                        context, 0, 0, RECEIVE, ul_timeout, request_id, MAX_SIZE, MAX_SIZE, uow)
 
 
 @when(parsers.re(r'in the background, the client peeks at "(?P<handle>[^"]+)" with request id (?P<request_id>\d+) '
@@ -82,8 +82,8 @@ def wait_in_transaction(world, tx, handle, timeout, request):
 def peek_with_request_id_in_background(world, handle, request_id, timeout, request):
     """R_StartReceive (MQ_ACTION_PEEK_CURRENT) with a dwRequestId the scenario chose, on a thread."""
     request_id, context, ul_timeout = int(request_id), world.handle(handle), number(timeout)
-    world.in_background(request, handle, request_id, lambda: world.target.start_receive(
-        context, 0, 0, PEEK_CURRENT, ul_timeout, request_id, MAX_SIZE, MAX_SIZE))
+    world.in_background(request, handle, request_id, "start_receive",
+                        context, 0, 0, PEEK_CURRENT, ul_timeout, request_id, MAX_SIZE, MAX_SIZE)
 
 
 

@@ -149,8 +149,8 @@ def by_lookup_id(world, verb, label, action, handle):
 @when(phrase('the client waits on "{handle}" for up to {timeout} ms in the background as "{request}"', timeout=r"\w+"))
 def receive_in_background(world, handle, timeout, request):
     request_id, context = world.request_id(), world.handle(handle)
-    world.in_background(request, handle, request_id, lambda: world.target.start_receive(
-        context, 0, 0, RECEIVE, number(timeout), request_id, MAX_SIZE, MAX_SIZE))
+    world.in_background(request, handle, request_id, "start_receive",
+                        context, 0, 0, RECEIVE, number(timeout), request_id, MAX_SIZE, MAX_SIZE)
 
 
 @when(phrase('the background call "{request}" completes'))

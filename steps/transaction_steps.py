@@ -329,8 +329,10 @@ def start_without_transaction(world, handle, action, request):
 def wait_in_transaction(world, handle, tx, timeout, request):
     uow, ul_timeout, context = _uow(world, tx), number(timeout), world.handle(handle)
     request_id = world.request_id()
-    job = world.in_background(request, handle, request_id, lambda: world.target.start_transactional_receive(
-        context, 0, 0, number("MQ_ACTION_RECEIVE"), ul_timeout, request_id, MAX_SIZE, MAX_SIZE, uow))
+    job = world.in_background(request, handle, request_id, "start_transactional_receive",
+                              context, 0, 0, number("MQ_ACTION_RECEIVE"), ul_timeout, request_id, MAX_SIZE, MAX_SIZE,
+                              uow)
+    job.thread.join(world.target.settle_seconds)   # a read that does not wait is back by then
     assert job.thread.is_alive(), f"{request!r} did not wait: {describe_hresult(getattr(job.result, 'hresult', 0))}"
 
 

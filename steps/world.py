@@ -119,14 +119,18 @@ class World:
     def request_id(self) -> int:
         return next(self._ids)
 
-    def in_background(self, request: str, handle: str, request_id: int, call) -> Background:
-        """Run `call()` on its own thread, known as `request` (its dwRequestId on `handle`, for End
-        and Cancel), and give it the target's settling time to reach the server and wait there."""
+    def in_background(self, request: str, handle: str, request_id: int, method: str, *args) -> Background:
+        """Start the Start*Receive `method` with `args` now, known as `request` (its dwRequestId on `handle`, for
+        End and Cancel), and wait for its end on a thread of its own.  The call is in when this returns (the target
+        has it, or over the wire its request is sent and the server had its settling time: Target.enter_receive,
+        D-150), so the steps that follow find it waiting however slow the machine is."""
         self.requests[request] = (handle, request_id)
-        job = Background(thread=threading.Thread(target=lambda: setattr(job, "result", call()), daemon=True))
+        wait = self.target.enter_receive(method, *args)
+        job = Background(thread=threading.Thread(target=lambda: setattr(job, "result", wait()), daemon=True))
         self.background[request] = job
         job.thread.start()
-        time.sleep(self.target.settle_seconds)
+        if "rpc" in self.target.capabilities and "calls_in_order" not in self.target.capabilities:
+            time.sleep(self.target.settle_seconds)   # D-150: a server's runtime may take the call up on its own time
         return job
 
     def lookup_id(self, label: str) -> int:

@@ -112,6 +112,18 @@ def test_a_receive_blocked_on_one_connection_is_cancelled_from_another(client, q
     assert not waiter.is_alive() and result["out"].hresult == HRESULT.MQ_ERROR_OPERATION_CANCELLED
 
 
+@pytest.mark.parametrize("action", [RECEIVE, PEEK])
+def test_a_read_that_arrived_before_a_close_is_cancelled_by_it(served, client, queue, action):
+    """MS-MQDMPR:3.1.7.1.6:01 (the flake of issue 21): a Start*Receive that reached the server before R_CloseQueue
+    is waiting when the close runs, and ends cancelled; never with nca_s_fault_context_mismatch, as if it had come
+    after the close (the server enters each read on its loop, in the order calls arrive, with no thread between)."""
+    handle = open_handle(client, queue)
+    wait = client.enter_receive("start_receive", handle, 0, 0, action, INFINITE, 78, BIG, BIG)   # sent, not answered
+    assert client.close_queue(handle).hresult == HRESULT.MQ_OK
+    out = wait()
+    assert out.hresult == HRESULT.MQ_ERROR_OPERATION_CANCELLED, hex(out.hresult)
+
+
 def test_a_handle_of_one_client_is_refused_to_another(client, queue):
     """[C706] 5.1.6, MS-MQRR 2.2.4: a context handle belongs to its association; another client's call with it
     faults with nca_s_fault_context_mismatch, and the owner can still use it."""

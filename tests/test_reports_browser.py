@@ -1,5 +1,6 @@
 """The HTML report in headless Chromium: the matrix renders, the drill-down opens, the pages switch, nothing is
-fetched, no errors.
+fetched, no errors; and the report of a failing run over the wire puts its failures first and shows, for a failing
+scenario, its data tables, the target's answers and its PDUs (decoded, hex on demand).
 
 Chromium is Debian's package (make test installs it when it can; this test fails, never skips, without it),
 driven over its DevTools protocol with websocket-client.  A screenshot of the page is kept with the run's
@@ -13,6 +14,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import time
 import urllib.request
 from pathlib import Path
@@ -21,7 +23,7 @@ import pytest
 
 from mqspec.reports.pipeline import make_report
 from mqspec.reports.render_html import PAGES
-from tests.serving import stop
+from tests.serving import ROOT, served, stop
 from tests.test_reports_fixtures import SHOWN_TARGET, SUITE, history, spark  # noqa: F401
 
 pytestmark = pytest.mark.spark
@@ -78,6 +80,26 @@ class DevTools:
         self.socket.close()
 
 
+def load(browser, url: str) -> None:
+    """Open `url` and wait until the report's script has drawn everything."""
+    for domain in ("Page", "Runtime", "Log", "Network"):
+        browser.call(f"{domain}.enable")
+    browser.call("Page.navigate", url=url)
+    browser.wait_for("Page.loadEventFired")
+    deadline = time.monotonic() + 20
+    while browser.evaluate("document.body.getAttribute('data-ready')") != "true":
+        assert time.monotonic() < deadline, "the report's script never finished"
+        time.sleep(0.1)
+
+
+def problems(browser) -> list[dict]:
+    """Script errors, failed assertions and error log entries the page produced."""
+    return [event for event in browser.events
+            if (event.get("method") == "Runtime.consoleAPICalled" and event["params"]["type"] in ("error", "assert"))
+            or event.get("method") == "Runtime.exceptionThrown"
+            or (event.get("method") == "Log.entryAdded" and event["params"]["entry"]["level"] == "error")]
+
+
 @pytest.fixture
 def browser(tmp_path):
     profile = tmp_path / "chromium-profile"
@@ -106,15 +128,8 @@ def test_the_report_renders_its_matrix_in_chromium_without_errors_or_network(spa
     roles = history(tmp_path / "results")
     report = make_report(roles["runs"], tmp_path / "report", spark=spark, suite_version=SUITE, quiet=True)
     clauses = len(report.model["clauses"])
-    for domain in ("Page", "Runtime", "Log", "Network"):
-        browser.call(f"{domain}.enable")
     url = report.files["html"].resolve().as_uri()
-    browser.call("Page.navigate", url=url)
-    browser.wait_for("Page.loadEventFired")
-    deadline = time.monotonic() + 20
-    while browser.evaluate("document.body.getAttribute('data-ready')") != "true":
-        assert time.monotonic() < deadline, "the report's script never finished"
-        time.sleep(0.1)
+    load(browser, url)
     counts = browser.evaluate("""[document.querySelectorAll('#matrix tbody tr.clause').length,
         document.querySelectorAll('#matrix tbody tr.clause td.verdict').length,
         document.querySelectorAll('#matrix thead th').length,
@@ -157,12 +172,82 @@ def test_the_report_renders_its_matrix_in_chromium_without_errors_or_network(spa
     keep = Path(os.environ.get("MQSPEC_RESULTS") or tmp_path) / "report-screenshot.png"
     keep.write_bytes(shot)
     assert shot[:8] == b"\x89PNG\r\n\x1a\n" and len(shot) > 10_000
-    problems = [event for event in browser.events
-                if (event.get("method") == "Runtime.consoleAPICalled" and event["params"]["type"] in ("error",
-                                                                                                     "assert"))
-                or event.get("method") == "Runtime.exceptionThrown"
-                or (event.get("method") == "Log.entryAdded" and event["params"]["entry"]["level"] == "error")]
-    assert problems == []
+    assert problems(browser) == []
     fetched = [event["params"]["request"]["url"] for event in browser.events
                if event.get("method") == "Network.requestWillBeSent"]
     assert fetched == [url], fetched
+
+
+FIFO = "reference?variant=fifo-ignores-priority"   # a wrong server: a new message goes behind every other one
+MISREAD = "MS-MQDMPR:3.1.7.1.9:04"                  # Enqueue Message places a message by priority: its scenarios fail
+
+
+def failing_wire_run(results: Path) -> str:
+    """A run of MISREAD's scenarios against FIFO served on the wire; the served target's URL."""
+    with served(FIFO) as url:
+        run = subprocess.run([sys.executable, "-m", "pytest", "features/test_conformance.py", "-q", "-p",
+                              "no:cacheprovider", "-m", f"clause(id='{MISREAD}')", "--target", url,
+                              "--results", str(results), "--run-id", "wire-failing"],
+                             cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 1 and " failed" in run.stdout, run.stdout[-2000:]
+    return url
+
+
+def test_a_failing_wire_run_shows_failures_first_with_data_tables_pdus_and_the_assertion(spark, browser, tmp_path):
+    results = tmp_path / "results" / "wire-failing"
+    failing_wire_run(results)
+    assert list((results / "evidence").glob("*.json")), "the run wrote no evidence of its failures"
+    report = make_report([results], tmp_path / "report", spark=spark, suite_version=None, quiet=True)
+    client_clauses = sum(clause["side"] == "client" for clause in report.model["clauses"])
+    load(browser, report.files["html"].resolve().as_uri())
+    # failures first: the misread clause is listed above the matrix, and links to its drill-down
+    listed = browser.evaluate("""Array.prototype.map.call(document.querySelectorAll('#failures ul.failed-clauses a'),
+        function (a) { return a.textContent; })""")
+    assert MISREAD in listed, listed
+    assert browser.evaluate("document.querySelectorAll('#failures ul.failed-scenarios li').length") >= 1
+    # a server is not judged on client clauses: their rows are hidden until asked for
+    hidden = """Array.prototype.filter.call(document.querySelectorAll('#matrix tr.clause'),
+        function (row) { return row.hidden; }).length"""
+    assert browser.evaluate(hidden) == client_clauses > 0
+    browser.evaluate("""(function () { var box = document.getElementById('show-other-side');
+        box.checked = true; box.dispatchEvent(new Event('input')); })()""")
+    assert browser.evaluate(hidden) == 0
+    # the failing clause's drill-down, opened from the failures list
+    browser.evaluate(f"document.querySelector('#failures a[href=\"#clause={MISREAD}\"]').click()")
+    deadline = time.monotonic() + 10
+    while not browser.evaluate("document.querySelector('tr.detail .scenario.failed') !== null"):
+        assert time.monotonic() < deadline, "the drill-down of the failing clause did not open"
+        time.sleep(0.1)
+    shown = browser.evaluate("""(function () {
+        var box = Array.prototype.filter.call(document.querySelectorAll('tr.detail .scenario.failed'),
+            function (s) { return s.querySelector('table.datatable') !== null; })[0];
+        if (!box) { return null; }
+        var pdus = box.querySelectorAll('table.pdus tbody tr');
+        var trace = box.querySelector('details.traceback');
+        return {datatable: Array.prototype.map.call(box.querySelectorAll('table.datatable th'),
+                                                    function (th) { return th.textContent; }),
+                rows: box.querySelectorAll('table.datatable tbody tr').length,
+                pdus: pdus.length,
+                decoded: Array.prototype.map.call(pdus, function (tr) { return tr.textContent; }).join(' | '),
+                calls: box.querySelectorAll('table.calls tbody tr').length,
+                assertion: box.querySelector('pre.assertion').textContent,
+                failure: box.querySelector('.failure').textContent,
+                traceback_open: trace === null ? null : trace.open,
+                visible: box.innerText}; })()""")
+    assert shown is not None, "no failing scenario shows a data table"
+    assert shown["datatable"] == ["label", "priority"] and shown["rows"] >= 3, shown["datatable"]
+    assert shown["calls"] > 0 and shown["pdus"] > 0
+    # decoded PDUs: requests and responses of RemoteRead by name, with their stubs' fields
+    assert "R_OpenQueue" in shown["decoded"] and "R_StartReceive" in shown["decoded"]
+    assert "request" in shown["decoded"] and "response" in shown["decoded"] and "dwRequestId" in shown["decoded"]
+    # the Failure box: the assertion and its step; pytest's traceback only behind its disclosure
+    assert shown["assertion"].startswith("AssertionError: ") and "holds" in shown["assertion"]
+    assert "Then " in shown["failure"]
+    assert shown["traceback_open"] is False and "_pytest" not in shown["visible"]
+    # hex on demand: hidden, then shown
+    first_hex = "document.querySelector('tr.detail .scenario.failed table.pdus details.hex')"
+    assert browser.evaluate(f"{first_hex}.open") is False
+    browser.evaluate(f"{first_hex}.querySelector('summary').click()")
+    opened = browser.evaluate(f"[{first_hex}.open, {first_hex}.querySelector('pre').textContent]")
+    assert opened[0] is True and opened[1].startswith("0000  05 00 "), opened   # rpc_vers 5, minor 0
+    assert problems(browser) == []

@@ -12,6 +12,7 @@ process.
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -21,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from mqspec.identity import target_identity
-from tests.serving import served
+from tests.serving import served, stop
 
 ROOT = Path(__file__).resolve().parent.parent
 WIRE_ONLY = ("not run: needs rpc", "not run: needs port_conflict")  # a listener only a served target has
@@ -102,6 +103,44 @@ def test_every_scenario_gets_the_same_verdict_authenticated_at_privacy(tmp_path)
                               "second_password=S3cond!&auth=privacy")
     identity_scenarios = _with_clauses(tmp_path / "results", IDENTITY_CLAUSES)
     assert len(identity_scenarios) >= 8 and all(there[name][0] == "passed" for name in identity_scenarios)
+
+# The scenarios that close or cancel a read another thread waits on: under load one of them once failed over the
+# wire ("'gone too' ended at once with NCA_S_FAULT_CONTEXT_MISMATCH", issue 21), the server having let a close that
+# arrived after the read run before it (tests/test_mqrr_wire.py shows that race on its own).
+RACED = ("MS-MQDMPR:3.1.7.1.6:01", "MS-MQDMPR:3.1.7.1.6:02", "MS-MQRR:3.1.4.8:04")
+RACED_FEATURES = ("ms-mqdmpr/3.1.7.1.5-open_and_close_queue.feature", "ms-mqrr/3.1.4.8-r_cancel_receive.feature")
+HOG_SECONDS = 120   # a busy loop ends by itself after this, whatever becomes of the test
+BUSY_LOOP = f"import time\nend = time.monotonic() + {HOG_SECONDS}\nwhile time.monotonic() < end: pass"
+RUNS = ("", "?ndr64=0", "?ndr64=1")   # the same server three times in one pytest run: three targets by name
+
+
+@pytest.mark.timeout(300)
+def test_reads_closed_or_cancelled_while_they_wait_pass_over_the_wire_under_a_cpu_hog(tmp_path):
+    """The wire scenarios of a read closed or cancelled while it waits, three times over (NDR 2.0 twice, NDR64 once)
+    against one server while busy loops hold every core: every one passes every time (no settling time to miss,
+    no order of arrival lost).  Only their two feature files are bound (a module of its own), so the run does not
+    pay for collecting the whole suite three times."""
+    (tmp_path / "test_raced.py").write_text(
+        "from pytest_bdd import scenarios\n\nscenarios(" +
+        ", ".join(repr(str(ROOT / "features" / feature)) for feature in RACED_FEATURES) + ")\n", encoding="utf-8")
+    selection = " or ".join(f"clause(id='{clause}')" for clause in RACED)
+    hogs = [subprocess.Popen([sys.executable, "-c", BUSY_LOOP]) for _ in range(os.cpu_count() or 2)]
+    try:
+        with served() as url:
+            targets = [url + suffix for suffix in RUNS]
+            run = subprocess.run([sys.executable, "-m", "pytest", "test_raced.py", "-q", "-p", "no:cacheprovider",
+                                  "-p", "mqspec.pytest_plugin", "-p", "mqspec.features.conftest",
+                                  "-m", selection, "--results", str(tmp_path / "results"),
+                                  *(option for target in targets for option in ("--target", target))],
+                                 cwd=tmp_path, capture_output=True, text=True, timeout=240)
+    finally:
+        for hog in hogs:
+            stop(hog, 5)
+    verdicts = _verdicts(tmp_path / "results")
+    assert run.returncode == 0, run.stdout[-3000:]
+    for target in targets:
+        outcomes = [outcome for outcome, _ in verdicts[target_identity(target)].values()]
+        assert outcomes.count("failed") == 0 and outcomes.count("passed") >= 12, (target, outcomes)
 
 
 def _with_clauses(results: Path, clauses: set[str]) -> set[str]:

@@ -24,6 +24,7 @@ from __future__ import annotations
 import dataclasses
 import socket
 import time
+from collections.abc import Callable
 
 from mqspec.protocol.constants import INFINITE
 from mqspec.protocol.hresult import HRESULT, RpcStatus
@@ -44,12 +45,15 @@ from ..target import (
     Target,
     TargetCapabilityError,
 )
+from ..wire.capture import WireCapture
 from ..wire.dcerpc_client import ConnectError, Credentials, Pool
 from .control import CALL_TIMEOUT, CONTROL_UUID, CONTROL_VERSION, ControlClient, ControlError
-from .ndr import NullReference, StubError, decode_response, encode_request
+from .judging import plain
+from .ndr import NullReference, StubError, decode_request, decode_response, encode_request
 from ..wire.dcerpc_probe import probe_bind
 
 
+_METHODS = {number: name for name, number in OPNUMS.items()}
 DENIED = (RpcStatus.RPC_S_ACCESS_DENIED, 0x721)   # access denied; RPC_S_SEC_PKG_ERROR (an NTLM check failed)
 
 
@@ -72,7 +76,8 @@ class MqrrTarget(Target):
         self._accounts = {c.user: c for c in (credentials, second) if c is not None and c.user}   # identities
         self.ndr64 = ndr64
         self.name = f"mqrr://{host}:{port}"
-        self._rr = Pool(host, port, (REMOTE_READ_UUID, "1.0"), **self._options)
+        self.capture = WireCapture("RemoteRead")   # this client's latest PDUs, for a failing scenario's evidence
+        self._rr = Pool(host, port, (REMOTE_READ_UUID, "1.0"), **self._options, capture=self.capture)
         began = time.monotonic()
         self._rr.release(self._rr.acquire())   # fail now, in one line, if the server is not there
         # a call started on another thread reaches the server within a few round trips (connect and bind: 2)
@@ -103,19 +108,27 @@ class MqrrTarget(Target):
     # -- plumbing ---------------------------------------------------------------------------------
     def _rpc(self, method: str, args: dict, timeout: float | None = CALL_TIMEOUT) -> tuple[int | None, dict]:
         """(fault status or None, decoded outputs) of one RemoteRead call."""
+        return self._start(method, args, timeout)()
+
+    def _start(self, method: str, args: dict, timeout: float | None) -> Callable[[], tuple[int | None, dict]]:
+        """Send one RemoteRead call now; the function returned waits for (fault status or None, decoded outputs)."""
         opnum = OPNUMS[method]
         try:
             stub = encode_request(opnum, args, self.ndr64)
         except NullReference:
-            return RpcStatus.RPC_X_NULL_REF_POINTER, {}   # the client stub refuses before sending
-        status, answer = self._rr.call(opnum, stub, timeout)
-        self.last_fault = status
-        if status is not None:
-            return status, {}
-        try:
-            return None, decode_response(opnum, answer, self.ndr64)
-        except StubError as error:
-            return error.status, {}
+            return lambda: (RpcStatus.RPC_X_NULL_REF_POINTER, {})   # the client stub refuses before sending
+        answered = self._rr.start(opnum, stub, timeout)
+
+        def outputs() -> tuple[int | None, dict]:
+            status, answer = answered()
+            self.last_fault = status
+            if status is not None:
+                return status, {}
+            try:
+                return None, decode_response(opnum, answer, self.ndr64)
+            except StubError as error:
+                return error.status, {}
+        return outputs
 
     def _status(self, method: str, args: dict) -> int:
         fault, out = self._rpc(method, args)
@@ -180,28 +193,46 @@ class MqrrTarget(Target):
     def purge_queue(self, ph_context: bytes) -> int:
         return self._status("R_PurgeQueue", {"phContext": ph_context})
 
-    def _receive(self, method: str, args: dict) -> StartReceiveOut:
+    def _receive(self, method: str, args: dict) -> Callable[[], StartReceiveOut]:
         # a receive that may wait holds its connection as long as the server lets it wait
-        fault, out = self._rpc(method, args, timeout=None if args["ulTimeout"] else CALL_TIMEOUT)
-        if fault is not None:
-            return StartReceiveOut(fault)
-        return StartReceiveOut(out["ReturnValue"], out["pdwArriveTime"], out["pSequenceId"],
-                               out["pdwNumberOfSections"], out["ppPacketSections"])
+        answered = self._start(method, args, timeout=None if args["ulTimeout"] else CALL_TIMEOUT)
+
+        def out() -> StartReceiveOut:
+            fault, outputs = answered()
+            if fault is not None:
+                return StartReceiveOut(fault)
+            return StartReceiveOut(outputs["ReturnValue"], outputs["pdwArriveTime"], outputs["pSequenceId"],
+                                   outputs["pdwNumberOfSections"], outputs["ppPacketSections"])
+        return out
+
+    def enter_receive(self, method: str, *args) -> Callable[[], StartReceiveOut]:
+        """The request is sent before this returns (Target.enter_receive); `mqspec serve` takes calls in the order
+        they arrive, so a close or a cancel sent after it finds it waiting."""
+        if method not in self.RECEIVES:
+            raise ValueError(f"enter_receive: {method!r} is not one of {', '.join(self.RECEIVES)}")
+        return self._receive_call(method, *args)
+
+    def _receive_call(self, method, ph_context, lookup_id, h_cursor, ul_action, ul_timeout, dw_request_id,
+                      dw_max_body_size, dw_max_compound_message_size, *transaction) -> Callable[[], StartReceiveOut]:
+        args = {"phContext": ph_context, "LookupId": lookup_id, "hCursor": h_cursor, "ulAction": ul_action,
+                "ulTimeout": ul_timeout, "dwRequestId": dw_request_id, "dwMaxBodySize": dw_max_body_size,
+                "dwMaxCompoundMessageSize": dw_max_compound_message_size}
+        if method == "start_transactional_receive":
+            (args["pTransactionId"],) = transaction
+            return self._receive("R_StartTransactionalReceive", args)
+        return self._receive("R_StartReceive", args)
 
     def start_receive(self, ph_context, lookup_id, h_cursor, ul_action, ul_timeout, dw_request_id, dw_max_body_size,
                       dw_max_compound_message_size) -> StartReceiveOut:
-        return self._receive("R_StartReceive", {
-            "phContext": ph_context, "LookupId": lookup_id, "hCursor": h_cursor, "ulAction": ul_action,
-            "ulTimeout": ul_timeout, "dwRequestId": dw_request_id, "dwMaxBodySize": dw_max_body_size,
-            "dwMaxCompoundMessageSize": dw_max_compound_message_size})
+        return self._receive_call("start_receive", ph_context, lookup_id, h_cursor, ul_action, ul_timeout,
+                                  dw_request_id, dw_max_body_size, dw_max_compound_message_size)()
 
     def start_transactional_receive(self, ph_context, lookup_id, h_cursor, ul_action, ul_timeout, dw_request_id,
                                     dw_max_body_size, dw_max_compound_message_size,
                                     p_transaction_id) -> StartReceiveOut:
-        return self._receive("R_StartTransactionalReceive", {
-            "phContext": ph_context, "LookupId": lookup_id, "hCursor": h_cursor, "ulAction": ul_action,
-            "ulTimeout": ul_timeout, "dwRequestId": dw_request_id, "dwMaxBodySize": dw_max_body_size,
-            "dwMaxCompoundMessageSize": dw_max_compound_message_size, "pTransactionId": p_transaction_id})
+        return self._receive_call("start_transactional_receive", ph_context, lookup_id, h_cursor, ul_action,
+                                  ul_timeout, dw_request_id, dw_max_body_size, dw_max_compound_message_size,
+                                  p_transaction_id)()
 
     def cancel_receive(self, ph_context: bytes, dw_request_id: int) -> int:
         return self._status("R_CancelReceive", {"phContext": ph_context, "dwRequestId": dw_request_id})
@@ -297,7 +328,7 @@ class MqrrTarget(Target):
     def _move_to(self, port: int) -> None:
         """New connections go to `port`: this client's, and the control channel's of every client sharing it."""
         old_rr, old_control = self._rr, self._control.pool
-        self._rr = Pool(self.host, port, (REMOTE_READ_UUID, "1.0"), **self._options)
+        self._rr = Pool(self.host, port, (REMOTE_READ_UUID, "1.0"), **self._options, capture=self.capture)
         self._control.pool = Pool(self.host, port, (CONTROL_UUID, "%d.%d" % CONTROL_VERSION), **self._options)
         self.port = port
         old_rr.close()
@@ -316,6 +347,16 @@ class MqrrTarget(Target):
         status, answer = self._rr.call(opnum, stub, CALL_TIMEOUT)
         self.last_fault = status
         return status, answer
+
+    def wire_evidence(self) -> list[dict]:
+        """The RemoteRead PDUs of this client's latest calls, decoded (capture.py)."""
+        def decode(opnum: int, kind: str, stub: bytes) -> dict:
+            decoded = (decode_request if kind == "request" else decode_response)(opnum, stub, self.ndr64)
+            return plain(decoded)
+        pdus = self.capture.pdus(decode)
+        for pdu in pdus:
+            pdu["method"] = _METHODS.get(pdu.get("opnum"))
+        return pdus
 
     def probe_bind(self, contexts, port: int | None = None):
         credentials = self._options["credentials"]

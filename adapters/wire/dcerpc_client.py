@@ -21,23 +21,29 @@ fragmented to the server's max_recv_frag, response fragments read back whole;
 impacket's per-PDU structure objects cost more than the server's whole call.
 
 `Pool.call(opnum, stub, timeout)` returns (status, stub): status None and the
-response stub, or the fault status and b"".  `Pool.close(abrupt=True)` resets
+response stub, or the fault status and b"" (`Pool.start` sends now and waits
+later).  A pool given a WireCapture taps every PDU its connections send and
+receive into it (capture.py).  `Pool.close(abrupt=True)` resets
 every connection at once, as a client that dies does.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import select
 import socket
 import struct
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from impacket.dcerpc.v5 import rpcrt, transport as impacket_transport
 from impacket.dcerpc.v5.rpcrt import DCERPCException
 
 from mqspec.protocol.hresult import RpcStatus
+
+from .capture import WireCapture
 
 NDR20 = ("8a885d04-1ceb-11c9-9fe8-08002b104860", "2.0")
 NDR64 = ("71710533-beba-4937-8319-b5dbef9ccc36", "1.0")
@@ -71,9 +77,10 @@ class Credentials:
 class _Transport(impacket_transport.TCPTransport):
     """ncacn_ip_tcp that binds into a chosen association group and remembers fault statuses."""
 
-    def __init__(self, host: str, port: int, assoc_group: int) -> None:
+    def __init__(self, host: str, port: int, assoc_group: int, tap=None) -> None:
         super().__init__(host, port)
         self.assoc_group = assoc_group
+        self.tap = tap   # tap(direction, data): what goes out and comes in, for a WireCapture
         self.fault: int | None = None
         self.max_xmit_frag = 4280   # [C706] 12.6.4.3: what the server's bind_ack says it can receive
         self._pending = b""   # bytes of the fragment being received
@@ -82,6 +89,8 @@ class _Transport(impacket_transport.TCPTransport):
         if len(data) >= 24 and data[2] in (_BIND, _ALTER_CONTEXT) and self.assoc_group:
             data = data[:20] + _ASSOC_GROUP.pack(self.assoc_group) + data[24:]  # [C706] 12.6.4.3 assoc_group_id
         self.fault = None
+        if self.tap is not None:
+            self.tap("out", data)
         return super().send(data, forceWriteAndx, forceRecv)
 
     def recv(self, forceRecv=0, count=0):
@@ -92,6 +101,8 @@ class _Transport(impacket_transport.TCPTransport):
             if length < 16 or len(self._pending) < length:
                 break
             fragment, self._pending = self._pending[:length], self._pending[length:]
+            if self.tap is not None:
+                self.tap("in", fragment)
             if fragment[2] == _BIND_ACK and length >= 24:
                 self.assoc_group = _ASSOC_GROUP.unpack_from(fragment, 20)[0]
                 self.max_xmit_frag = _MAX_XMIT.unpack_from(fragment, 18)[0]   # the server's max_recv_frag
@@ -110,14 +121,17 @@ class _Connection:
 
     def call(self, opnum: int, stub: bytes) -> tuple[int | None, bytes]:
         """One call: (None, response stub) or (fault status, b""); OSError when the connection breaks."""
+        self.send(opnum, stub)
+        return self.answer()
+
+    def send(self, opnum: int, stub: bytes) -> None:
+        """The request of one call, written whole; OSError when the connection breaks."""
         if not self.lean:
             try:
                 self.dce.call(opnum, stub)
-                return None, self.dce.recv()
             except DCERPCException:
-                if self.transport.fault is None:
-                    raise OSError("the connection broke during the call") from None
-                return self.transport.fault, b""
+                raise OSError("the connection broke while sending the call") from None
+            return
         sock, self.call_id = self.socket(), self.call_id + 1
         room = max(8, (self.transport.max_xmit_frag - _BODY) & ~7)
         chunks = [stub[at:at + room] for at in range(0, len(stub), room)] or [b""]
@@ -126,10 +140,27 @@ class _Connection:
             flags = (_FIRST if index == 0 else 0) | (_LAST if index == len(chunks) - 1 else 0)
             parts.append(_REQUEST_HEADER.pack(5, 0, _REQUEST, flags, _DREP, _BODY + len(chunk), 0, self.call_id,
                                               len(stub) - index * room, 0, opnum) + chunk)
-        sock.sendall(b"".join(parts))
+        data = b"".join(parts)
+        if self.transport.tap is not None:
+            self.transport.tap("out", data)
+        sock.sendall(data)
+
+    def answer(self) -> tuple[int | None, bytes]:
+        """The answer to the call sent: (None, response stub) or (fault status, b""); OSError when the connection
+        breaks."""
+        if not self.lean:
+            try:
+                return None, self.dce.recv()
+            except DCERPCException:
+                if self.transport.fault is None:
+                    raise OSError("the connection broke during the call") from None
+                return self.transport.fault, b""
+        sock = self.socket()
         answer = []
         while True:
             fragment = read_pdu(sock)
+            if self.transport.tap is not None:
+                self.transport.tap("in", fragment)
             if fragment[2] == _FAULT:
                 return _ASSOC_GROUP.unpack_from(fragment, 24)[0], b""   # [C706] 12.6.4.7 status
             if fragment[2] != _RESPONSE:
@@ -159,8 +190,9 @@ class Pool:
     """Connections to one interface of one server, sharing one association group."""
 
     def __init__(self, host: str, port: int, interface: tuple[str, str], *, credentials: Credentials,
-                 ndr64: bool = False, connect_timeout: float = 5.0) -> None:
+                 ndr64: bool = False, connect_timeout: float = 5.0, capture: WireCapture | None = None) -> None:
         self.host, self.port, self.interface = host, port, interface
+        self.capture = capture   # where this pool's PDUs are kept (evidence of a failing scenario), or None
         self.credentials, self.ndr64, self.connect_timeout = credentials, ndr64, connect_timeout
         self.assoc_group = 0
         self._idle: list[_Connection] = []
@@ -169,7 +201,10 @@ class Pool:
         self._closed = False
 
     def _connect(self) -> _Connection:
-        transport = _Transport(self.host, self.port, self.assoc_group)
+        tap = None
+        if self.capture is not None:
+            tap = functools.partial(self.capture.tap, self.capture.connection())
+        transport = _Transport(self.host, self.port, self.assoc_group, tap)
         transport.set_connect_timeout(self.connect_timeout)
         creds = self.credentials
         if creds.user:
@@ -225,15 +260,28 @@ class Pool:
 
     def call(self, opnum: int, stub: bytes, timeout: float | None) -> tuple[int | None, bytes]:
         """One request and its response: (None, response stub) or (fault status, b"")."""
+        return self.start(opnum, stub, timeout)()
+
+    def start(self, opnum: int, stub: bytes, timeout: float | None) -> Callable[[], tuple[int | None, bytes]]:
+        """Send one request now; the function returned waits for its response: (None, response stub) or (fault
+        status, b"")."""
         connection = self.acquire()
         connection.socket().settimeout(timeout)
         try:
-            result = connection.call(opnum, stub)
+            connection.send(opnum, stub)
         except OSError:
             self.release(connection, broken=True)
-            return RpcStatus.RPC_S_CALL_FAILED, b""  # the connection broke during the call
-        self.release(connection)                  # a response or a fault: the connection is fine
-        return result
+            return lambda: (RpcStatus.RPC_S_CALL_FAILED, b"")   # the connection broke under the call
+
+        def answer() -> tuple[int | None, bytes]:
+            try:
+                result = connection.answer()
+            except OSError:
+                self.release(connection, broken=True)
+                return RpcStatus.RPC_S_CALL_FAILED, b""   # the connection broke during the call
+            self.release(connection)                      # a response or a fault: the connection is fine
+            return result
+        return answer
 
     def close(self, abrupt: bool = False) -> None:
         with self._lock:

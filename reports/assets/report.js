@@ -9,6 +9,7 @@
   var textFilter = document.getElementById("filter-text");
   var verdictFilter = document.getElementById("filter-verdict");
   var documentFilter = document.getElementById("filter-document");
+  var otherSideToggle = document.getElementById("show-other-side");
   var shown = document.getElementById("shown");
 
   function el(tag, attributes, children) {
@@ -101,7 +102,10 @@
     var box = el("div", {"class": "scenario " + s.verdict.replace(" ", "-")}, [title]);
     if (s.reason) { box.appendChild(el("div", {}, [s.reason])); }
     if ((s.readings || []).length) { box.appendChild(el("div", {"class": "muted"}, ["Readings: " + s.readings.join(", ")])); }
-    if ((s.steps || []).length) {
+    var evidence = s.evidence;
+    if (evidence && (evidence.steps || []).length) {
+      box.appendChild(mqspecEvidence.steps(evidence));   // with their data tables and doc strings
+    } else if ((s.steps || []).length) {
       var list = el("ol", {"class": "steps"});
       s.steps.forEach(function (step) {
         list.appendChild(el("li", {"class": "s-" + step[2], title: step[2] + ", " + step[3] + " ms"},
@@ -109,11 +113,24 @@
       });
       box.appendChild(list);
     }
-    if (s.verdict === "failed" && (s.message || s.detail)) {
-      var more = el("details", {}, [el("summary", {}, ["Failure"]), el("pre", {}, [s.detail || s.message])]);
-      box.appendChild(more);
+    if (s.verdict === "failed" && (s.message || s.detail || evidence)) {
+      // the assertion and the step it failed in; pytest's traceback only on demand
+      var failure = evidence && evidence.failure ? evidence.failure : {step: null, message: s.message};
+      box.appendChild(el("div", {"class": "failure"}, [el("strong", {}, ["Failure"]),
+        failure.step ? " in: " + failure.step : "", el("pre", {"class": "assertion"}, [failure.message || ""])]));
+      if (s.detail) {
+        box.appendChild(el("details", {"class": "traceback"}, [el("summary", {}, ["Traceback"]),
+                                                                el("pre", {}, [s.detail])]));
+      }
     }
+    if (evidence) { box.appendChild(mqspecEvidence.more(evidence)); }
     return box;
+  }
+
+  // a clause none of the targets is judged on (the other side of MS-MQRR): its row shows only on demand; with no
+  // target at all (strength results alone) every clause shows
+  function otherSide(clause) {
+    return targets.length > 0 && targets.every(function (t) { return !data.matrix[t][clause.clause_id]; });
   }
 
   function applyFilters() {
@@ -123,7 +140,8 @@
     var count = 0;
     rows.forEach(function (entry) {
       var clause = entry.clause;
-      var visible = (!documentName || clause.document === documentName) &&
+      var visible = (otherSideToggle.checked || !otherSide(clause)) &&
+        (!documentName || clause.document === documentName) &&
         (!text || (clause.clause_id + " " + clause.text + " " + clause.section_title).toLowerCase().indexOf(text) >= 0) &&
         (!verdict || targets.some(function (t) {
           return (data.matrix[t][clause.clause_id] || {}).verdict === verdict; }));
@@ -134,10 +152,33 @@
     });
     shown.textContent = count + " of " + rows.length + " clauses";
   }
-  [textFilter, verdictFilter, documentFilter].forEach(function (control) {
+  [textFilter, verdictFilter, documentFilter, otherSideToggle].forEach(function (control) {
     control.addEventListener("input", applyFilters);
   });
   applyFilters();
+
+  // failures first: each target's failed clauses and scenarios, above the matrix, each opening its drill-down
+  function failures() {
+    var panel = document.getElementById("failures");
+    targets.forEach(function (target) {
+      var failed = data.clauses.filter(function (c) {
+        return (data.matrix[target][c.clause_id] || {}).verdict === "failed"; });
+      var scenarios = (data.scenarios[target] || []).filter(function (s) { return s.verdict === "failed"; });
+      var head = el("h3", {}, [target + ": ", failed.length ? failed.length + " clause(s) failed, " +
+        scenarios.length + " scenario(s) failed" : "no clause failed"]);
+      panel.appendChild(head);
+      if (!failed.length) { return; }
+      panel.appendChild(el("ul", {"class": "failed-clauses"}, failed.map(function (c) {
+        return el("li", {}, [el("a", {href: "#clause=" + c.clause_id}, [c.clause_id]), " " + c.text]); })));
+      panel.appendChild(el("ul", {"class": "failed-scenarios"}, scenarios.map(function (s) {
+        var first = (s.clauses || []).filter(function (id) {
+          return (data.matrix[target][id] || {}).verdict === "failed"; })[0] || (s.clauses || [])[0];
+        var message = s.evidence && s.evidence.failure ? s.evidence.failure.message : (s.message || "");
+        return el("li", {}, [el("a", {href: "#clause=" + first}, [s.scenario_name || s.name]),
+                             el("span", {"class": "muted"}, [" " + message.split("\n")[0]])]); })));
+    });
+  }
+  failures();
 
   // one page at a time: the one the #fragment names, else the first (every page shows without scripts)
   var pages = Array.prototype.slice.call(document.querySelectorAll("section.page"));
