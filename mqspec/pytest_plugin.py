@@ -394,7 +394,7 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     """A scenario that showed a reading --profile does not allow fails, naming both readings; a failing step that
-    names the clause it checks (steps/blame.py's ClauseFailure) gives the result's `cause`."""
+    names the clause it checks (steps/blame.py's clause_failure) gives the result's `cause`."""
     outcome = yield
     report = outcome.get_result()
     clause = getattr(call.excinfo.value, "clause", None) if call.excinfo is not None else None

@@ -3,7 +3,7 @@
 Theory of operation
 -------------------
 A failing result may name its cause: the clause whose rule the failing check enforces (junit property `cause`:
-a stateful machine's broken rule or invariant, a step that raised steps/blame.py's ClauseFailure).  Then, for
+a stateful machine's broken rule or invariant, a step that raised steps/blame.py's clause_failure).  Then, for
 each clause the result bears on:
 
     the cause itself                     -> failed, at fault

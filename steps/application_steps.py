@@ -16,7 +16,7 @@ from pytest_bdd import given, then, when
 from mqspec.adapters import MessageProperties
 from mqspec.protocol.hresult import HRESULT, describe
 
-from .blame import ClauseFailure
+from .blame import clause_failure
 from .client_rules import RULES, judge
 from .client_world import ClientWorld, SentMessage, body_of
 from .packet_reader import read_sections
@@ -344,5 +344,5 @@ def client_keeps(world: ClientWorld, rule):
     only = RULES[rule].clauses[0] if len(RULES[rule].clauses) == 1 else None
     cause = next((problem.clause for problem in problems if getattr(problem, "clause", None)), only)
     if cause:   # the one clause the broken promise names: the cause (steps/blame.py)
-        raise ClauseFailure(message, cause)
+        raise clause_failure(message, cause)
     raise AssertionError(message)
