@@ -42,7 +42,7 @@ target URLs:
       ndr64=0|1                     bind with the NDR64 transfer syntax (default 0: NDR 2.0)
       connect_timeout=SECONDS       how long to wait for the server (default 5)
     Set-up (queues, sending, transactions, time) goes through the mqspec control interface
-    on the same port, which `mqspec serve` offers; see docs/control.md."""
+    on the same port, which `mqspec serve` offers; `mqspec docs control` describes it."""
 
 
 class TargetError(ValueError):

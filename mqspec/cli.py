@@ -31,6 +31,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
+from .authors import DOCS, SHIMS, ShimCheckError, run_shim
 from .identity import target_identity
 from .parts import part
 
@@ -38,6 +39,9 @@ TEST_TIMEOUT = 600   # seconds a scenario may take: one that hangs fails instead
 
 
 def main(argv: list[str] | None = None) -> int:
+    arguments = sys.argv[1:] if argv is None else argv
+    if len(arguments) >= 2 and arguments[0] == "shim" and arguments[1] in SHIMS:
+        return run_shim(arguments[1], arguments[2:])   # at once: a shim starts for every client scenario
     from mqspec.adapters import TARGET_HELP
 
     from .pytest_plugin import WAIVER_HELP
@@ -52,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
                          help="queue manager to certify (repeatable; default: reference, unless --client is given)")
     certify.add_argument("--client", action="append", default=[], metavar="COMMAND",
                          help="MS-MQRR client to certify: the command that starts its shim (repeatable; "
-                              "docs/client-shim.md)")
+                              "`mqspec docs shim` describes shims; `mqspec shim mqrr` is one)")
     certify.add_argument("--judge", metavar="URL",
                          help="judging server for --client: the mqrr://host:port of `mqspec serve --judge` "
                               "(default: one served in this process on loopback)")
@@ -126,15 +130,25 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--judge", action="store_true",
                        help="be the judging server of client certification: record every RemoteRead call and "
                             "answer the faults `mqspec certify --client ... --judge URL` asks for "
-                            "(docs/client-shim.md)")
+                            "(`mqspec docs shim`)")
     serve.add_argument("--idle-timeout", type=float, default=300.0, metavar="SECONDS",
                        help="close a connection idle this long whose association owns no context handle "
                             "(default 300)")
     from mqspec.strength.command import DESCRIPTION as STRENGTH_DESCRIPTION, add_arguments as strength_arguments
-    strength_arguments(commands.add_parser("strength", help="run the suite against wrong queue managers (issue 9)",
+    strength_arguments(commands.add_parser("strength", help="run the suite against wrong queue managers",
                                            description=STRENGTH_DESCRIPTION,
                                            formatter_class=argparse.RawDescriptionHelpFormatter))
-    args = parser.parse_args(argv)
+    shim = commands.add_parser("shim", help="run a shipped client shim (for --client)",
+                               description="Run a client shim that ships with mqspec, with mqspec's own Python: "
+                                           "--client \"mqspec shim mqrr\" certifies mqspec's own client.  "
+                                           + "  ".join(f"{name}: {what}." for name, what in SHIMS.items()))
+    shim.add_argument("name", choices=sorted(SHIMS), help="which shim")
+    shim.add_argument("arguments", nargs=argparse.REMAINDER, help="its arguments")
+    docs = commands.add_parser("docs", help="print a document: the shim protocol, the control interface",
+                               description="Print one of mqspec's documents: " + ", ".join(
+                                   f"{name} ({file})" for name, file in DOCS.items()) + ".")
+    docs.add_argument("name", choices=sorted(DOCS), help="which document")
+    args = parser.parse_args(arguments)
     try:
         if args.command == "certify":
             return _certify(args)
@@ -147,10 +161,19 @@ def main(argv: list[str] | None = None) -> int:
             return _report(args)
         if args.command == "gate":
             return _gate(args)
+        if args.command == "shim":
+            return run_shim(args.name, args.arguments)
+        if args.command == "docs":
+            from .authors import show_doc
+            sys.stdout.write(show_doc(args.name))
+            return 0
         return _clauses(args)
     except UsageError as error:
         print(f"mqspec: {error}", file=sys.stderr)
         return 2
+    except ShimCheckError as error:
+        print(f"mqspec: {error}; nothing was certified", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("mqspec: interrupted", file=sys.stderr)
         return 130
@@ -195,14 +218,8 @@ def _certify(args) -> int:
             raise UsageError(str(error)) from None
     if args.judge and not args.client:
         raise UsageError("--judge: it judges clients; name the client to certify with --client COMMAND")
-    for command in args.client:
-        _check_client(command)
-    if args.judge:
-        from mqspec.adapters.judge import open_judge
-        try:
-            open_judge(args.judge).close()
-        except TargetError as error:
-            raise UsageError(str(error)) from None
+    if args.client:
+        _check_clients(args.client, args.judge)
     from .catalogue import CatalogueError, load_catalogue
     from .pytest_plugin import (
         SelectionError,
@@ -284,20 +301,26 @@ def _certify(args) -> int:
     return 0 if conformant else 1
 
 
-def _check_client(command: str) -> None:
-    """A shim command that can be split as a shell would and names a program that exists (UsageError otherwise);
-    whether it speaks the shim protocol shows in the first scenario."""
-    import shutil
+def _check_clients(commands: list[str], judge_url: str | None) -> None:
+    """Each shim started once and greeted before the run (mqspec/authors.py): a bad one stops the run in one line."""
+    from mqspec.adapters import TargetError
+    from mqspec.adapters.judge import open_judge
 
-    from mqspec.adapters.shim import ShimError, shim_argv
+    from .authors import ShimCheckError, check_program, check_shim
+    for command in commands:
+        try:
+            check_program(command)
+        except ShimCheckError as error:
+            raise UsageError(str(error)) from None
     try:
-        program = shim_argv(command)[0]
-    except ShimError as error:
+        judge = open_judge(judge_url)
+    except TargetError as error:
         raise UsageError(str(error)) from None
-    found = shutil.which(program) if os.sep not in program else (program if os.access(program, os.X_OK) else None)
-    if found is None:
-        raise UsageError(f"--client {command!r}: no program {program!r} "
-                         + ("on PATH" if os.sep not in program else "that can be run"))
+    try:
+        for command in commands:
+            check_shim(command, judge)
+    finally:
+        judge.close()
 
 
 def _check_spark(master: str) -> str | None:
