@@ -30,7 +30,7 @@ import os
 import sys
 from pathlib import Path
 
-from . import __version__
+from . import __version__, interrupts
 from .authors import DOCS, SHIMS, ShimCheckError, run_shim
 from .identity import target_identity
 from .parts import part
@@ -149,6 +149,8 @@ def main(argv: list[str] | None = None) -> int:
                                    f"{name} ({file})" for name, file in DOCS.items()) + ".")
     docs.add_argument("name", choices=sorted(DOCS), help="which document")
     args = parser.parse_args(arguments)
+    if args.command != "serve":   # serve stops on Ctrl-C as a server does (adapters/serve.py)
+        interrupts.install()
     try:
         if args.command == "certify":
             return _certify(args)
@@ -175,6 +177,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mqspec: {error}; nothing was certified", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
+        interrupts.stop_children()
         print("mqspec: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:   # the reader went away (mqspec clauses | head): nothing more to say to it
@@ -363,10 +366,31 @@ def _verdicts_without_report(results: Path, record: dict, status: int, catalogue
 
 
 def _run_pytest(pytest_args: list[str], log: Path, show: bool, what: str) -> int:
-    """pytest.main with a progress display; pytest's own output goes to `log` unless `show`."""
+    """pytest.main with a progress display; pytest's own output goes to `log` unless `show`.  An interrupt (Ctrl-C),
+    which pytest turns into an exit status, is raised again here as KeyboardInterrupt once pytest has torn down
+    (shims and judges stopped)."""
     import pytest
-    if show:
-        return pytest.main(pytest_args)
+
+    from mqspec.adapters.shim import kill_all
+
+    class Interrupt:
+        seen = False
+
+        def pytest_keyboard_interrupt(self, excinfo):
+            Interrupt.seen = True
+
+    try:
+        if show:
+            return pytest.main(pytest_args, plugins=[Interrupt()])
+        return _run_quietly(pytest_args, log, what, Interrupt())
+    finally:
+        kill_all()   # a shim a scenario left behind, whatever stopped the run
+        if Interrupt.seen:
+            raise KeyboardInterrupt
+
+
+def _run_quietly(pytest_args: list[str], log: Path, what: str, interrupt) -> int:
+    import pytest
     from contextlib import redirect_stderr, redirect_stdout
 
     from mqspec.reports.progress import Progress
@@ -391,12 +415,15 @@ def _run_pytest(pytest_args: list[str], log: Path, show: bool, what: str) -> int
             self.progress.advance(", ".join(f"{n} {name}" for name, n in self.counts.items()))
 
         def pytest_sessionfinish(self, session):
-            if self.progress is not None:
+            if interrupt.seen:
+                if self.progress is not None and self.progress.tty:
+                    terminal.write("\n")   # end the progress line; the count stays where it stopped
+            elif self.progress is not None:
                 self.progress.finish(", ".join(f"{n} {name}" for name, n in self.counts.items()))
 
     try:
         with open(log, "w", encoding="utf-8") as output, redirect_stdout(output), redirect_stderr(output):
-            return pytest.main(pytest_args, plugins=[CertifyProgress()])
+            return pytest.main(pytest_args, plugins=[CertifyProgress(), interrupt])
     finally:
         terminal.close()
 
