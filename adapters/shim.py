@@ -168,7 +168,11 @@ class Shim:
             self._process.stdin.write((json.dumps(message) + "\n").encode("utf-8"))
             self._process.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
-            raise ShimError(self._why(f"{message.get('op')}: the shim is gone")) from None
+            try:
+                gone = f"the shim is gone (exit status {self._process.wait(1)})"
+            except subprocess.TimeoutExpired:
+                gone = "the shim closed its input"
+            raise ShimError(self._why(f"{message.get('op')}: {gone}")) from None
 
     def _read(self) -> None:
         stream = self._process.stdout

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import textwrap
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
@@ -309,3 +311,125 @@ def test_an_authenticated_server_is_certified_with_credentials_and_refuses_wrong
     finally:
         process.terminate()
         process.wait(30)
+
+
+# -- client certification as a library author meets it (issue 21, part 7) ---------------------------------------------
+ONE_CLIENT_CLAUSE = "MS-MQRR:2.2.8:02"   # one client scenario
+BAD_SHIMS = {   # a shim command -> what the one line must say
+    "true": "exit status 0",
+    "cat": "the answer names no client",
+    f"{sys.executable} -c \"print('garbage', flush=True); import time; time.sleep(60)\"": "not a reply",
+    f"{sys.executable} -c \"import time; time.sleep(60)\"": "no answer from the shim within 10 s",
+    f"{sys.executable} -I -S -m mqspec.shims.mqrr": "`mqspec shim mqrr`",   # a Python that cannot import mqspec
+}
+
+
+def _client_certify(tmp_path, client: str, *extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mqspec.cli", "certify", "--client", client, "--no-report",
+                           "--results", str(tmp_path / "results"), *extra], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120)
+
+
+@pytest.mark.parametrize("shim", list(BAD_SHIMS))
+def test_a_bad_shim_is_one_line_naming_it_and_why_and_stops_the_run_in_seconds(tmp_path, shim):
+    import time
+    began = time.monotonic()
+    process = _client_certify(tmp_path, shim)
+    assert process.returncode == 1, process.stdout + process.stderr
+    assert process.stderr.count("\n") == 1 and "Traceback" not in process.stderr, process.stderr
+    assert process.stderr.startswith(f"mqspec: --client {shim!r}: the shim failed hello") , process.stderr
+    assert BAD_SHIMS[shim] in process.stderr and "nothing was certified" in process.stderr
+    assert time.monotonic() - began < 40   # hello waits a few seconds, not a minute per scenario
+    assert not (tmp_path / "results" / "run.json").exists()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _wrapped_shim(tmp_path) -> str:
+    """The shipped shim behind a wrapper that says something on stderr and leaves a child of its own running."""
+    wrapper = tmp_path / "wrapper.py"
+    wrapper.write_text(textwrap.dedent(f"""\
+        import os, subprocess, sys
+        child = subprocess.Popen(["sleep", "300"])
+        with open({str(tmp_path / "children")!r}, "a") as out:
+            out.write(f"{{child.pid}}\\n")
+        print("the wrapper's own words", file=sys.stderr, flush=True)
+        os.execv(sys.executable, [sys.executable, "-m", "mqspec.shims.mqrr"])
+        """))
+    return f"{sys.executable} {wrapper}"
+
+
+def test_a_shims_stderr_is_kept_in_the_results_and_nothing_it_started_outlives_certify(tmp_path):
+    process = _client_certify(tmp_path, _wrapped_shim(tmp_path), "--clause", ONE_CLIENT_CLAUSE)
+    assert process.returncode == 0, process.stdout + process.stderr
+    kept = list((tmp_path / "results" / "shims").glob("*.stderr"))
+    assert kept and all("the wrapper's own words" in path.read_text() for path in kept)
+    children = [int(line) for line in (tmp_path / "children").read_text().split()]
+    assert len(children) == len(kept) + 1   # one a scenario, and the check before the run
+    assert not any(_alive(pid) for pid in children)
+
+
+def test_an_interrupted_client_run_says_interrupted_and_leaves_no_shim(tmp_path):
+    import signal
+    import time
+    process = subprocess.Popen([sys.executable, "-m", "mqspec.cli", "certify", "--client", _wrapped_shim(tmp_path),
+                                "--no-report", "--results", str(tmp_path / "results")], cwd=tmp_path,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(list((tmp_path / "results" / "shims").glob("*"))) < 2:
+            time.sleep(0.1)   # into the scenarios
+        os.killpg(process.pid, signal.SIGINT)   # as the terminal sends Ctrl-C: to the whole group
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 130, out + err
+    assert err.rstrip().endswith("mqspec: interrupted") and "Traceback" not in out + err, out + err
+    children = [int(line) for line in (tmp_path / "children").read_text().split()]
+    assert not any(_alive(pid) for pid in children)
+
+
+def test_the_shipped_shims_run_from_the_mqspec_command(tmp_path):
+    hello = json.dumps({"id": 0, "op": "hello", "server": "127.0.0.1", "port": 1, "computer": "X", "protocol": 1})
+    for name in ("mqrr", "independent"):
+        process = subprocess.run([sys.executable, "-m", "mqspec.cli", "shim", name], input=hello + "\n",
+                                 cwd=tmp_path, capture_output=True, text=True, timeout=60)
+        reply = json.loads(process.stdout.splitlines()[0])
+        assert reply["id"] == 0 and reply["name"].startswith("mqspec-"), process.stdout + process.stderr
+
+
+def test_the_documents_are_printed_and_help_points_to_them(capsys):
+    assert main(["docs", "shim"]) == 0
+    assert capsys.readouterr().out.startswith("# Certifying an MS-MQRR client: the shim protocol")
+    assert main(["docs", "control"]) == 0
+    assert "control interface" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["certify", "--help"])
+    shown = capsys.readouterr().out
+    assert "mqspec docs shim" in shown and "mqspec docs control" in shown
+    for command in ([], ["certify"], ["serve"], ["strength"], ["report"], ["gate"], ["clauses"], ["shim"], ["docs"]):
+        with pytest.raises(SystemExit):
+            main([*command, "--help"])
+        shown = capsys.readouterr().out
+        assert "issue" not in shown.lower() and "docs/" not in shown, (command, shown)
+
+
+# -- one-line errors (issue 21, part 9) ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("query, environment, fragment", [
+    ("?user=a&hash=zz", {}, "option 'hash' in 'mqrr://127.0.0.1:1?user=a' needs a [LM:]NT hash"),
+    ("?user=a&hash=nothex:8846F7EAEE8FB117AD06BDD830B7586C", {}, "option 'hash'"),
+    ("?user=a&second_user=b&second_hash=12", {}, "option 'second_hash'"),
+    ("?user=a", {"MQSPEC_HASH": "nothex"}, "MQSPEC_HASH needs a [LM:]NT hash"),
+])
+def test_a_bad_hash_is_one_line_and_never_repeated(monkeypatch, capsys, query, environment, fragment):
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    assert main(["certify", "--target", "mqrr://127.0.0.1:1" + query, "--no-report"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and fragment in err and "zz" not in err and "nothex" not in err, err
