@@ -61,7 +61,17 @@ def main(argv: list[str] | None = None) -> int:
                          help="judging server for --client: the mqrr://host:port of `mqspec serve --judge` "
                               "(default: one served in this process on loopback)")
     certify.add_argument("--results", metavar="DIR", help="results directory (default: ./results/<run id>)")
-    certify.add_argument("--clause", action="append", default=[], metavar="ID", help="only this clause")
+    certify.add_argument("--clause", action="append", default=[], metavar="ID",
+                         help="only this clause, or every clause of this section and its subsections "
+                              "(MS-MQRR:3.1.4.7) or document (repeatable; comma-separated lists too; "
+                              "`mqspec clauses --list` lists them)")
+    certify.add_argument("-k", dest="keyword", metavar="EXPR",
+                         help="only the scenarios whose names match EXPR (pytest's -k: words, and, or, not)")
+    certify.add_argument("--last-failed", action="store_true",
+                         help="only what failed in the newest earlier run under the results folder")
+    certify.add_argument("--workers", default="auto", metavar="N",
+                         help="processes that run scenarios side by side (default auto: one per CPU, for "
+                              "in-process targets; a live server or a --judge is certified by one)")
     certify.add_argument("--waivers", metavar="FILE", help="TOML file of waived clauses and skipped levels")
     certify.add_argument("--skip-level", action="append", default=[], metavar="LEVEL")
     certify.add_argument("--profile", metavar="P",
@@ -102,6 +112,10 @@ def main(argv: list[str] | None = None) -> int:
                            "(default: the newest ./results/*/report)")
     gate.add_argument("--master", default="local[*]", metavar="URL", help="Spark master (default local[*])")
     clauses = commands.add_parser("clauses", help="summarise the clause catalogue")
+    clauses.add_argument("--list", action="store_true",
+                         help="list every clause: id, side, level, whether a scenario checks it, our wording")
+    clauses.add_argument("select", nargs="*", metavar="CLAUSE",
+                         help="only these clauses, sections (MS-MQRR:3.1.4.7) or documents, as --clause takes them")
     clauses.add_argument("--untested", action="store_true", help="list testable clauses no scenario checks")
     clauses.add_argument("--untestable", action="store_true",
                          help="list the clauses no scenario can check, each with the reason")
@@ -224,6 +238,7 @@ def _certify(args) -> int:
     if args.client:
         _check_clients(args.client, args.judge)
     from .catalogue import CatalogueError, load_catalogue
+    from .selection import failed_in, last_run
     from .pytest_plugin import (
         SelectionError,
         check_clauses,
@@ -239,12 +254,21 @@ def _certify(args) -> int:
         check_clauses(args.clause, catalogue)
         load_waivers(args.waivers, args.skip_level, catalogue)
         load_profile(args.profile, catalogue)
+        workers = _workers(args.workers, targets, args.judge)
         no_java = None if args.no_report else _check_spark(args.master)
+        rerun = last_run(results.parent, besides=results) if args.last_failed else None
         make_results_directory(results)
     except (CatalogueError, SelectionError) as error:
         raise UsageError(str(error)) from None
     import pytest
     pytest_args = suite_arguments() + ["-p", "no:cacheprovider", "-q"]
+    if workers:
+        pytest_args += ["-n", str(workers)]
+    if args.keyword:
+        pytest_args += ["-k", args.keyword]
+    if rerun is not None:
+        pytest_args += ["--rerun-failed", str(rerun)]
+        print(f"mqspec: rerunning the {len(failed_in(rerun))} test(s) that failed in {rerun}")
     for url in targets:
         pytest_args += ["--target", url]
     for command in args.client:
@@ -265,10 +289,18 @@ def _certify(args) -> int:
     log = results / "pytest.log"
     from hypothesis.configuration import set_hypothesis_home_dir
     # the machines' example database (failing examples are replayed first next time) beside the runs, not in the
-    # directory the user runs in
+    # directory the user runs in; the workers find it in hypothesis's own variable
     set_hypothesis_home_dir(results.parent / ".hypothesis")
+    saved = os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY")
+    os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = str(results.parent / ".hypothesis")
     shown = ", ".join([target_identity(url) for url in targets] + [f"the client `{c}`" for c in args.client])
-    status = _run_pytest(pytest_args, log, args.tracebacks, f"certifying {shown}")
+    try:
+        status = _run_pytest(pytest_args, log, args.tracebacks, f"certifying {shown}")
+    finally:
+        if saved is None:
+            os.environ.pop("HYPOTHESIS_STORAGE_DIRECTORY", None)
+        else:
+            os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = saved
     if status == pytest.ExitCode.NO_TESTS_COLLECTED:
         print("mqspec: no scenario matched the selection; nothing was certified", file=sys.stderr)
         return 1
@@ -302,6 +334,25 @@ def _certify(args) -> int:
     if not args.tracebacks:
         print(f"  pytest's output, tracebacks included: {log}")
     return 0 if conformant else 1
+
+
+def _workers(asked: str, targets: list[str], judge: str | None) -> int:
+    """How many pytest-xdist workers certify starts: 0 runs in this process.  "auto" is one per CPU when every
+    target is in process (each worker hosts its own), else 0: a live server, or one judge, is one queue manager
+    that each scenario resets (the plugin refuses workers there)."""
+    from .pytest_plugin import check_shared_targets
+    if asked == "auto":
+        try:
+            import xdist  # noqa: F401 - installed with mqspec; without it, one process
+        except ImportError:
+            return 0
+        live = judge or any(not url.startswith("reference") for url in targets)
+        cpus = os.cpu_count() or 1
+        return 0 if live or cpus < 2 else cpus
+    if not asked.isdigit():
+        raise UsageError(f"--workers {asked}: give a number of processes, or auto")
+    check_shared_targets(targets, int(asked), judge)
+    return int(asked) if int(asked) > 1 else 0
 
 
 def _check_clients(commands: list[str], judge_url: str | None) -> None:
@@ -404,8 +455,16 @@ def _run_quietly(pytest_args: list[str], log: Path, what: str, interrupt) -> int
             self.counts = {"passed": 0, "failed": 0, "not run": 0}
 
         def pytest_collection_finish(self, session):
-            print(f"mqspec: {what}: {len(session.items)} scenarios and machines", file=terminal)
-            self.progress = Progress("certify", len(session.items), terminal)
+            self.started(len(session.items))
+
+        @pytest.hookimpl(optionalhook=True)
+        def pytest_xdist_node_collection_finished(self, node, ids):   # the workers collect, each the same
+            if self.progress is None:
+                self.started(len(ids))
+
+        def started(self, total: int) -> None:
+            print(f"mqspec: {what}: {total} scenarios and machines", file=terminal)
+            self.progress = Progress("certify", total, terminal)
 
         def pytest_runtest_logreport(self, report):
             if self.progress is None or not (report.when == "call" or (report.when == "setup" and not report.passed)):
@@ -574,6 +633,8 @@ def _serve(args) -> int:
 
 
 def _clauses(args) -> int:
+    from dataclasses import replace
+
     from .catalogue import SIDES, CatalogueError, load_catalogue
     from .coverage import scenario_clauses
     try:
@@ -581,6 +642,13 @@ def _clauses(args) -> int:
     except CatalogueError as error:
         raise UsageError(str(error)) from None
     covered = set(scenario_clauses())
+    if args.select:
+        from .selection import SelectionError, expand_clauses
+        try:
+            chosen = expand_clauses(args.select, catalogue)
+        except SelectionError as error:
+            raise UsageError(str(error).replace("--clause ", "", 1)) from None
+        catalogue = replace(catalogue, clauses={key: c for key, c in catalogue.clauses.items() if key in chosen})
     testable = catalogue.testable()
     done = [clause for clause in testable if clause.id in covered]
     print(f"{len(catalogue.clauses)} clauses, {len(testable)} testable, {len(done)} covered by scenarios, "
@@ -598,6 +666,10 @@ def _clauses(args) -> int:
         for clause in testable:
             if clause.id not in covered:
                 print(f"  {clause.id}  {clause.level:<8} {clause.text}")
+    if args.list:
+        for clause in catalogue.clauses.values():
+            checked = "untestable" if not clause.testable else "covered" if clause.id in covered else "untested"
+            print(f"  {clause.id:<26} {clause.side:<6} {clause.level:<10} {checked:<10} {clause.text}")
     return 0
 
 

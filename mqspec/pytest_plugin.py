@@ -10,7 +10,10 @@ Options
     --results DIR     where the run writes junit.xml, cucumber.json, run.json and
                       machines.ndjson (default: ./results/<run id>)
     --run-id ID       the run's id (default: a new one from the time)
-    --clause ID       run only scenarios tagged with this clause (repeatable)
+    --clause ID       run only scenarios tagged with this clause, or with a clause of this
+                      section (MS-MQRR:3.1.4.7: its subsections too) or document
+                      (repeatable; comma-separated lists too)
+    --rerun-failed DIR  run only the tests that failed in the run of DIR (its failed.json)
     --waivers FILE    a TOML file (WAIVER_HELP)
     --skip-level L    skip clauses of level L (SHOULD, MAY, ...; repeatable)
     --deep            stateful machines explore far more examples
@@ -47,6 +50,7 @@ from .catalogue import LEVELS, CatalogueError, load_catalogue
 from .coverage import scenario_clauses
 from .identity import target_identity, target_side
 from .parts import SUITE_FILES, SUITE_PARTS, part
+from .selection import FailureRecorder, SelectionError, expand_clauses, failed_in
 
 # The step vocabulary: every scenario's steps are defined in these modules (tests/test_step_vocabulary.py).
 pytest_plugins = [
@@ -104,7 +108,11 @@ def pytest_addoption(parser):
     group.addoption("--results", default=None, metavar="DIR",
                     help="results directory of this run (default: ./results/<run id>)")
     group.addoption("--run-id", default=None, metavar="ID", help="the run's id (default: made from the time)")
-    group.addoption("--clause", action="append", default=[], metavar="ID", help="run only this clause")
+    group.addoption("--clause", action="append", default=[], metavar="ID",
+                    help="run only this clause, or the clauses of this section and its subsections "
+                         "(MS-MQRR:3.1.4.7) or document (repeatable; comma-separated lists too)")
+    group.addoption("--rerun-failed", default=None, metavar="DIR",
+                    help="run only the tests that failed in the run whose results directory is DIR")
     group.addoption("--waivers", default=None, metavar="FILE",
                     help="TOML file: skip_levels = [...] and a [waive] table of \"<clause id>\" = \"reason\"")
     group.addoption("--skip-level", action="append", default=[], metavar="LEVEL",
@@ -132,9 +140,12 @@ def pytest_configure(config):
         waivers = load_waivers(config.getoption("waivers"), config.getoption("skip_level"), catalogue)
         demanded = load_profile(config.getoption("profile"), catalogue)
         check_shared_targets(config.getoption("target"), _workers(config), config.getoption("judge"))
+        if config.getoption("rerun_failed"):
+            failed_in(Path(config.getoption("rerun_failed")))
         make_results_directory(results)
     except (CatalogueError, SelectionError) as error:
         raise pytest.UsageError(str(error)) from None
+    config.pluginmanager.register(FailureRecorder(results), "mqspec-failures")
     if config.option.xmlpath is None:
         config.option.xmlpath = str(results / "junit.xml")
     if getattr(config.option, "cucumber_json_path", None) is None:
@@ -170,14 +181,9 @@ def new_run_id() -> str:
     return _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ") + "-" + uuid.uuid4().hex[:6]
 
 
-class SelectionError(ValueError):
-    """A clause, waiver file, level or results directory that cannot be used; one line says why."""
-
-
 def check_clauses(clauses, catalogue) -> None:
-    unknown = [clause for clause in clauses if clause not in catalogue.clauses]
-    if unknown:
-        raise SelectionError(f"--clause {unknown[0]}: no such clause in the catalogue (mqspec clauses lists them)")
+    """Every --clause value selects some clause (mqspec/selection.py); SelectionError naming the first that does not."""
+    expand_clauses(clauses, catalogue)
 
 
 def _workers(config) -> int:
@@ -299,7 +305,11 @@ def pytest_collection_modifyitems(session, config, items):
         catalogue = load_catalogue()
     except CatalogueError as error:
         raise pytest.UsageError(f"clause catalogue: {error}") from None
-    wanted = set(config.getoption("clause"))
+    try:
+        wanted = expand_clauses(config.getoption("clause"), catalogue)
+        rerun = set(failed_in(Path(config.getoption("rerun_failed")))) if config.getoption("rerun_failed") else None
+    except SelectionError as error:
+        raise pytest.UsageError(str(error)) from None
     decided_only = config.getoption("decided_only")
     servers = bool(config.getoption("target")) or not config.getoption("client")   # what --target/--client ask
     clients = bool(config.getoption("client")) or not config.getoption("target")
@@ -307,6 +317,9 @@ def pytest_collection_modifyitems(session, config, items):
     for item in items:
         params = item.callspec.params if hasattr(item, "callspec") else {}
         if ("target_url" in params and not servers) or ("client_command" in params and not clients):
+            deselected.append(item)
+            continue
+        if rerun is not None and item.nodeid not in rerun:
             deselected.append(item)
             continue
         clauses = [mark.args[0] for mark in item.iter_markers("clause")]
