@@ -433,3 +433,115 @@ def test_a_bad_hash_is_one_line_and_never_repeated(monkeypatch, capsys, query, e
     assert main(["certify", "--target", "mqrr://127.0.0.1:1" + query, "--no-report"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and fragment in err and "zz" not in err and "nothex" not in err, err
+
+
+# -- selecting and speed (issue 21, part 8) -----------------------------------------------------------------------------
+def test_a_section_selects_its_clauses_and_subsections_and_values_add_up():
+    from mqspec.catalogue import load_catalogue
+    from mqspec.selection import SelectionError, expand_clauses
+    catalogue = load_catalogue()
+    section = expand_clauses(["MS-MQRR:3.1.4.7"], catalogue)
+    assert ONE_CLAUSE in section and all(c.startswith("MS-MQRR:3.1.4.7:") for c in section)
+    nested = expand_clauses(["MS-MQRR:3.1.4"], catalogue)
+    assert section < nested and "MS-MQRR:3.1.4.12:01" not in section
+    assert any(c.startswith("MS-MQRR:3.1.4.12:") for c in nested)
+    both = expand_clauses([f"{ONE_CLAUSE},MS-MQDMPR:3.1.1.2:04", "MS-MQRR:2.1:01"], catalogue)
+    assert both == {ONE_CLAUSE, "MS-MQDMPR:3.1.1.2:04", "MS-MQRR:2.1:01"}
+    assert {c.id for c in catalogue.clauses.values() if c.document == "MS-MQQB"} == expand_clauses(["MS-MQQB"],
+                                                                                                  catalogue)
+    for wrong in ("MS-MQRR:3.1.4.7:99", "MS-MQRR:3.1.4.77", "MS-MQRR:3.1.4.", "MS-NOPE"):
+        with pytest.raises(SelectionError, match="mqspec clauses --list"):
+            expand_clauses([wrong], catalogue)
+
+
+def test_clauses_list_names_every_clause_and_takes_a_selection(capsys):
+    from mqspec.catalogue import load_catalogue
+    assert main(["clauses", "--list"]) == 0
+    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines() if line.startswith("  MS")]
+    assert sorted(listed) == sorted(load_catalogue().clauses)
+    assert main(["clauses", "--list", "MS-MQRR:3.1.4.7"]) == 0
+    listed = [line.split() for line in capsys.readouterr().out.splitlines() if line.startswith("  MS")]
+    assert listed and all(words[0].startswith("MS-MQRR:3.1.4.7:") for words in listed)
+    assert any(words[1:4] == ["client", "MUST", "covered"] for words in listed)
+    assert main(["clauses", "MS-MQRR:9.9"]) == 2
+    assert "MS-MQRR:9.9: no such clause" in capsys.readouterr().err
+
+
+def _selected(tmp_path, *options) -> list[str]:
+    """The node ids a plain pytest run of the suite would run."""
+    process = subprocess.run([sys.executable, "-m", "pytest", "features", "--collect-only", "-q", "-p",
+                              "no:cacheprovider", "--results", str(tmp_path / "collect"), *options], cwd=ROOT,
+                             capture_output=True, text=True, timeout=300)
+    return [line for line in process.stdout.splitlines() if "::" in line]
+
+
+def test_several_clause_values_each_select_their_scenarios(tmp_path):
+    one = _selected(tmp_path, "--clause", ONE_CLAUSE, "--target", "reference")
+    other = _selected(tmp_path, "--clause", "MS-MQDMPR:3.1.1.2:04", "--target", "reference")
+    assert one and other and not set(one) & set(other)
+    assert set(_selected(tmp_path, "--clause", ONE_CLAUSE, "--clause", "MS-MQDMPR:3.1.1.2:04", "--target",
+                         "reference")) == set(one) | set(other)
+    assert set(_selected(tmp_path, "--clause", f"{ONE_CLAUSE},MS-MQDMPR:3.1.1.2:04", "--target",
+                         "reference")) == set(one) | set(other)
+    assert set(one) < set(_selected(tmp_path, "--clause", "MS-MQRR:3.1.4.7", "--target", "reference"))
+
+
+def _cases(results: Path) -> list[str]:
+    return [case.get("name") for case in ElementTree.parse(results / "junit.xml").iter("testcase")]
+
+
+def test_k_selects_by_name(tmp_path):
+    process, results = _certify(tmp_path, "-k", "PEEK_NEXT", "--workers", "0")
+    assert process.returncode == 0, process.stdout + process.stderr
+    assert _cases(results) and all("peek_next" in name.lower() for name in _cases(results))
+
+
+def test_last_failed_reruns_exactly_what_failed_in_the_run_before(tmp_path):
+    folder = tmp_path / "runs"
+    command = [sys.executable, "-m", "mqspec.cli", "certify", "--no-report", "--workers", "0", "--target",
+               "reference?variant=fifo-ignores-priority"]
+    first = subprocess.run([*command, "--clause", "MS-MQDMPR:3.1.1.2", "--results", str(folder / "1")], cwd=ROOT,
+                           capture_output=True, text=True, timeout=600)
+    assert first.returncode == 1, first.stdout + first.stderr
+    failed = json.loads((folder / "1" / "failed.json").read_text())["failed"]
+    ran = _cases(folder / "1")
+    assert failed and len(failed) < len(ran)
+    again = subprocess.run([*command, "--last-failed", "--results", str(folder / "2")], cwd=ROOT,
+                           capture_output=True, text=True, timeout=600)
+    assert again.returncode == 1, again.stdout + again.stderr
+    assert f"rerunning the {len(failed)} test(s) that failed in {folder / '1'}" in again.stdout
+    assert sorted(_cases(folder / "2")) == sorted(nodeid.rpartition("::")[2] for nodeid in failed)
+    nothing = subprocess.run([*command, "--last-failed", "--results", str(tmp_path / "alone" / "1")], cwd=ROOT,
+                             capture_output=True, text=True, timeout=120)
+    assert nothing.returncode == 2 and "--last-failed: no earlier run in" in nothing.stderr, nothing.stderr
+
+
+def test_certify_runs_in_parallel_by_default_with_the_same_verdicts_as_one_process(tmp_path):
+    from mqspec.catalogue import load_catalogue
+    from mqspec.reports.tally import tally
+    verdicts = {}
+    for workers in ("0", "auto"):
+        process, results = _certify(tmp_path / workers, "--workers", workers)
+        assert process.returncode == 0, process.stdout + process.stderr
+        log = (results / "pytest.log").read_text()
+        assert ("bringing up nodes" in log) == (workers == "auto"), log[:2000]   # pytest-xdist starts its workers
+        model = tally(results, load_catalogue())
+        verdicts[workers] = ({target: {clause: shown["verdict"] for clause, shown in model["matrix"][target].items()}
+                              for target in model["targets"]},
+                             json.loads((results / "run.json").read_text())["targets"], sorted(_cases(results)))
+    assert verdicts["0"] == verdicts["auto"]
+
+
+def test_a_live_server_or_a_judge_is_certified_by_one_worker():
+    import os
+
+    from mqspec.cli import UsageError, _workers
+    from mqspec.selection import SelectionError
+    assert _workers("auto", ["reference", "reference?seed=1"], None) == (os.cpu_count() if os.cpu_count() > 1 else 0)
+    assert _workers("auto", ["reference", "mqrr://127.0.0.1:2103"], None) == 0
+    assert _workers("auto", [], "mqrr://127.0.0.1:2105") == 0
+    assert _workers("1", ["mqrr://127.0.0.1:2103"], None) == 0
+    with pytest.raises(SelectionError, match="pytest-xdist workers would share"):
+        _workers("2", ["mqrr://127.0.0.1:2103"], None)
+    with pytest.raises(UsageError, match="--workers many"):
+        _workers("many", ["reference"], None)
