@@ -30,7 +30,7 @@ SPEC_DIR = part("spec")
 LEVELS = ("MUST", "MUST NOT", "SHOULD", "SHOULD NOT", "MAY")
 CLAUSE_ID = re.compile(r"(?P<document>MS-MQRR|MS-MQDMPR|MS-MQMQ|MS-MQQB|MSDN-CURSOR):"
                        r"(?P<section>[0-9]+(?:\.[0-9]+)*|[A-Z]+):(?P<number>[0-9]{2})")
-DECISION_ID = re.compile(r"^### (D-[0-9]{2}) (.+)$", re.MULTILINE)
+DECISION_ID = re.compile(r"^### (D-[0-9]{2,3}) (.+)$", re.MULTILINE)
 KIND = re.compile(r"^\*\*Kind\.\*\* (repair|open)(?:: (.+))?\.$", re.MULTILINE)
 WINDOWS = re.compile(r"^\*\*Windows\.\*\* `([a-z0-9+-]+)`", re.MULTILINE)
 COEXIST = re.compile(r"^\*\*Coexist\.\*\* (.+)$", re.MULTILINE)   # why one target may show several readings
