@@ -238,7 +238,6 @@ def _certify(args) -> int:
     if args.client:
         _check_clients(args.client, args.judge)
     from .catalogue import CatalogueError, load_catalogue
-    from .selection import failed_in, last_run
     from .pytest_plugin import (
         SelectionError,
         check_clauses,
@@ -247,6 +246,7 @@ def _certify(args) -> int:
         make_results_directory,
         new_run_id,
     )
+    from .selection import failed_in, last_run
     run_id = new_run_id()
     results = Path(args.results) if args.results else Path.cwd() / "results" / run_id
     try:
@@ -441,8 +441,9 @@ def _run_pytest(pytest_args: list[str], log: Path, show: bool, what: str) -> int
 
 
 def _run_quietly(pytest_args: list[str], log: Path, what: str, interrupt) -> int:
-    import pytest
     from contextlib import redirect_stderr, redirect_stdout
+
+    import pytest
 
     from mqspec.reports.progress import Progress
     terminal = os.fdopen(os.dup(2), "w", buffering=1)   # the real stderr, whatever pytest captures

@@ -18,7 +18,6 @@ import signal
 import sys
 from pathlib import Path
 
-
 _seen = []   # the SIGINTs received, for _interrupt
 
 

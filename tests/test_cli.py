@@ -313,7 +313,7 @@ def test_an_authenticated_server_is_certified_with_credentials_and_refuses_wrong
         process.wait(30)
 
 
-# -- client certification as a library author meets it (issue 21, part 7) ---------------------------------------------
+# -- client certification as a library author meets it (issue 21, part 7) ------------------------------------------
 ONE_CLIENT_CLAUSE = "MS-MQRR:2.2.8:02"   # one client scenario
 BAD_SHIMS = {   # a shim command -> what the one line must say
     "true": "exit status 0",
@@ -420,7 +420,7 @@ def test_the_documents_are_printed_and_help_points_to_them(capsys):
         assert "issue" not in shown.lower() and "docs/" not in shown, (command, shown)
 
 
-# -- one-line errors (issue 21, part 9) ---------------------------------------------------------------------------------
+# -- one-line errors (issue 21, part 9) ------------------------------------------------------------------------------
 @pytest.mark.parametrize("query, environment, fragment", [
     ("?user=a&hash=zz", {}, "option 'hash' in 'mqrr://127.0.0.1:1?user=a' needs a [LM:]NT hash"),
     ("?user=a&hash=nothex:8846F7EAEE8FB117AD06BDD830B7586C", {}, "option 'hash'"),
@@ -435,7 +435,7 @@ def test_a_bad_hash_is_one_line_and_never_repeated(monkeypatch, capsys, query, e
     assert err.count("\n") == 1 and fragment in err and "zz" not in err and "nothex" not in err, err
 
 
-# -- selecting and speed (issue 21, part 8) -----------------------------------------------------------------------------
+# -- selecting and speed (issue 21, part 8) --------------------------------------------------------------------------
 def test_a_section_selects_its_clauses_and_subsections_and_values_add_up():
     from mqspec.catalogue import load_catalogue
     from mqspec.selection import SelectionError, expand_clauses
@@ -517,8 +517,9 @@ def test_last_failed_reruns_exactly_what_failed_in_the_run_before(tmp_path):
 
 
 def test_certify_runs_in_parallel_by_default_with_the_same_verdicts_as_one_process(tmp_path):
-    from mqspec.catalogue import load_catalogue
     from mqspec.reports.tally import tally
+
+    from mqspec.catalogue import load_catalogue
     verdicts = {}
     for workers in ("0", "auto"):
         process, results = _certify(tmp_path / workers, "--workers", workers)
@@ -533,8 +534,6 @@ def test_certify_runs_in_parallel_by_default_with_the_same_verdicts_as_one_proce
 
 
 def test_a_live_server_or_a_judge_is_certified_by_one_worker():
-    import os
-
     from mqspec.cli import UsageError, _workers
     from mqspec.selection import SelectionError
     assert _workers("auto", ["reference", "reference?seed=1"], None) == (os.cpu_count() if os.cpu_count() > 1 else 0)
