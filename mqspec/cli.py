@@ -1,12 +1,14 @@
 """The `mqspec` command line.
 
     mqspec certify [--target URL ...] [--client COMMAND ...] [--judge URL] [--results DIR]
-                   [--clause ID ...] [--waivers FILE]
+                   [--clause ID|SECTION ...] [-k EXPR] [--last-failed] [--workers N] [--waivers FILE]
                    [--skip-level LEVEL ...] [--profile P] [--deep] [--tracebacks] [--no-report]
                    [--master URL]
     mqspec report RESULTS... [--output DIR] [--master URL] [--baseline RUN_ID] [--any-suite-version]
     mqspec gate --baseline FILE [CURRENT] [--master URL]
-    mqspec clauses [--untested] [--untestable]
+    mqspec clauses [--list] [--untested] [--untestable] [CLAUSE|SECTION ...]
+    mqspec shim mqrr|independent|wrong [ARGS]     (a shipped client shim, for --client)
+    mqspec docs shim|control|certified
     mqspec serve [--host H] [--port P] [--store PATH] [--target URL] [--allow-remote]
     mqspec strength [--jobs N] [--variant NAME ...] [--results DIR] [--quick] [--list]
                     [--mutants [--sample N] [--seed S]]
@@ -19,7 +21,9 @@ passed, failed, were not run or waived, each failing clause with the first line
 of its failure, and where the report is.  `report` runs the pipeline alone over
 any number of results directories; `gate` compares a report or certification
 record with a baseline.  Errors in what the user typed are one line on stderr
-and exit status 2; a report made without some of its inputs exits 1.
+and exit status 2; a report made without some of its inputs exits 1; a shim that
+fails its greeting before the run is one line and exits 1; Ctrl-C at any stage is
+"interrupted", exit status 130, with no process left behind (mqspec/interrupts.py).
 """
 
 from __future__ import annotations
