@@ -73,7 +73,7 @@ class Shim:
         self._stderr = open(self._stderr_path, "wb")
         try:
             self._process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                             stderr=self._stderr, env={**os.environ, **(env or {})},
+                                             stderr=self._stderr, env={**os.environ, **(env or {}), **_mark()},
                                              start_new_session=True)
         except OSError as error:
             self._stderr.close()
@@ -228,6 +228,13 @@ class Shim:
     def _why(self, text: str) -> str:
         tail = self.stderr_tail()
         return text + (f"; its standard error ends: {tail}" if tail else "")
+
+
+def _mark() -> dict:
+    """The run's mark in the shim's environment (and so in all it starts), by which the command that started the run
+    finds every shim, even one a pytest-xdist worker started and did not live to close (mqspec/interrupts.py)."""
+    token = os.environ.get("MQSPEC_RUN_TOKEN")
+    return {"MQSPEC_SHIM": token} if token else {}
 
 
 def kill_all() -> None:

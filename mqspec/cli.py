@@ -167,8 +167,7 @@ def main(argv: list[str] | None = None) -> int:
                                    f"{name} ({file})" for name, file in DOCS.items()) + ".")
     docs.add_argument("name", choices=sorted(DOCS), help="which document")
     args = parser.parse_args(arguments)
-    if args.command != "serve":   # serve stops on Ctrl-C as a server does (adapters/serve.py)
-        interrupts.install()
+    saved = interrupts.install() if args.command != "serve" else None   # serve stops on Ctrl-C as a server does
     try:
         if args.command == "certify":
             return _certify(args)
@@ -201,6 +200,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:   # the reader went away (mqspec clauses | head): nothing more to say to it
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    finally:
+        if saved is not None:
+            interrupts.restore(saved)   # a command run inside another process (a test) leaves it as it was
 
 
 class UsageError(Exception):
@@ -440,6 +442,7 @@ def _run_pytest(pytest_args: list[str], log: Path, show: bool, what: str) -> int
         return _run_quietly(pytest_args, log, what, Interrupt())
     finally:
         kill_all()   # a shim a scenario left behind, whatever stopped the run
+        interrupts.kill_shims()   # ... or one a pytest-xdist worker left
         if Interrupt.seen:
             raise KeyboardInterrupt
 

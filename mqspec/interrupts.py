@@ -16,7 +16,10 @@ import logging
 import os
 import signal
 import sys
+import uuid
 from pathlib import Path
+
+RUN_TOKEN = "MQSPEC_RUN_TOKEN"   # set by the command; a shim's environment carries it as MQSPEC_SHIM
 
 _seen = []   # the SIGINTs received, for _interrupt
 
@@ -30,10 +33,40 @@ def _interrupt(signum, frame):
         raise KeyboardInterrupt
 
 
-def install() -> None:
-    """Handle SIGINT as above (only where Python handles it: a process started with SIGINT ignored keeps that)."""
-    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+def install() -> tuple:
+    """Handle SIGINT as above (only where Python handles it: a process started with SIGINT ignored keeps that), and
+    mark the run, so that every shim started under it, by this process or a worker, carries the mark; what was
+    there before, for `restore`."""
+    saved = signal.getsignal(signal.SIGINT), os.environ.get(RUN_TOKEN)
+    if saved[0] is signal.default_int_handler:
         signal.signal(signal.SIGINT, _interrupt)
+    os.environ[RUN_TOKEN] = uuid.uuid4().hex
+    return saved
+
+
+def restore(saved: tuple) -> None:
+    """Put back the SIGINT handler and mark `install` found, unless an interrupt is being handled."""
+    handler, token = saved
+    if not _seen and signal.getsignal(signal.SIGINT) is _interrupt:
+        signal.signal(signal.SIGINT, handler)
+    if token is None:
+        os.environ.pop(RUN_TOKEN, None)
+    else:
+        os.environ[RUN_TOKEN] = token
+
+
+def kill_shims() -> None:
+    """Kill every process that carries this run's shim mark (adapters/shim.py): the shims and all they started."""
+    token = os.environ.get(RUN_TOKEN)
+    if not token:
+        return
+    mark = f"MQSPEC_SHIM={token}".encode()
+    for environ in Path("/proc").glob("[0-9]*/environ"):
+        try:
+            if mark in environ.read_bytes().split(b"\0"):
+                os.kill(int(environ.parent.name), signal.SIGKILL)
+        except (OSError, ValueError):
+            continue   # gone while we looked, or not ours to read
 
 
 def stop_children() -> None:
@@ -42,6 +75,7 @@ def stop_children() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     from mqspec.adapters.shim import kill_all
     kill_all()
+    kill_shims()
     if "pyspark" not in sys.modules:   # no JVM unless PySpark was imported
         return
     for pid in _spark_children():

@@ -51,6 +51,7 @@ from .coverage import scenario_clauses
 from .identity import target_identity, target_side
 from .parts import SUITE_FILES, SUITE_PARTS, part
 from .selection import FailureRecorder, SelectionError, expand_clauses, failed_in
+from .workers import SELECTION_KEY, CarryScenario, selection_of
 
 # The step vocabulary: every scenario's steps are defined in these modules (tests/test_step_vocabulary.py).
 pytest_plugins = [
@@ -130,7 +131,15 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "decision(id): the decision of spec/decisions.md a scenario rests on")
     config.addinivalue_line("markers", "conformance: a scenario of the conformance suite")
     config.addinivalue_line("markers", "slow: a scenario tagged @slow (it waits in real time)")
-    if hasattr(config, "workerinput"):
+    config.pluginmanager.register(CarryScenario(), "mqspec-carry-scenario")
+    if hasattr(config, "workerinput"):   # a pytest-xdist worker: the selection only (mqspec/workers.py)
+        try:
+            catalogue = load_catalogue()
+            config.stash[SELECTION_KEY] = {
+                "waivers": load_waivers(config.getoption("waivers"), config.getoption("skip_level"), catalogue),
+                "demanded": load_profile(config.getoption("profile"), catalogue)}
+        except (CatalogueError, SelectionError) as error:
+            raise pytest.UsageError(str(error)) from None
         return
     run_id = config.getoption("run_id") or new_run_id()
     results = Path(config.getoption("results") or Path.cwd() / "results" / run_id)
@@ -159,6 +168,7 @@ def pytest_configure(config):
                                             ([] if config.getoption("client") else ["reference"]),   # no secrets
                                  "waivers": waivers, "demanded": demanded, "profile": {}, "clients": []}
     config.stash[RESULTS_KEY]["mixed"] = {}
+    config.stash[SELECTION_KEY] = {"waivers": waivers, "demanded": demanded}
     coexisting = frozenset(d.id for d in catalogue.decisions.values() if d.coexist)
     config.pluginmanager.register(ProfileCollector(config.stash[RESULTS_KEY]["profile"],
                                                     config.stash[RESULTS_KEY]["clients"],
@@ -300,7 +310,6 @@ def pytest_bdd_apply_tag(tag, function):
 
 
 def pytest_collection_modifyitems(session, config, items):
-    state = config.stash.get(RESULTS_KEY, None)
     try:
         catalogue = load_catalogue()
     except CatalogueError as error:
@@ -343,7 +352,8 @@ def pytest_collection_modifyitems(session, config, items):
         target = getattr(item, "callspec", None) and item.callspec.params.get("target_url")
         if target:
             item.user_properties.append(("target", target_identity(target)))   # junit.xml carries no secret
-        reason = _waiver_reason(clauses, catalogue, state["waivers"] if state else None)
+        selection = selection_of(config)
+        reason = _waiver_reason(clauses, catalogue, selection["waivers"] if selection else None)
         if reason:
             item.add_marker(pytest.mark.skip(reason=f"waived: {reason}"))
     if deselected:
@@ -401,12 +411,12 @@ def pytest_runtest_makereport(item, call):
     """A scenario that showed a reading --profile does not allow fails, naming both readings."""
     outcome = yield
     report = outcome.get_result()
-    state = item.config.stash.get(RESULTS_KEY, None)
-    if state is None or report.when != "call" or not report.passed:
+    selection = selection_of(item.config)
+    if selection is None or report.when != "call" or not report.passed:
         return
     for name, value in item.user_properties:
         decision, _, reading = value.partition("=") if name == "reading" else ("", "", "")
-        demanded = state["demanded"].get(decision)
+        demanded = selection["demanded"].get(decision)
         if demanded and reading != demanded:
             report.outcome = "failed"
             report.longrepr = (f"{decision}: the target took the reading {reading!r}; the profile demands "

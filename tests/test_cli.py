@@ -529,8 +529,11 @@ def test_certify_runs_in_parallel_by_default_with_the_same_verdicts_as_one_proce
         model = tally(results, load_catalogue())
         verdicts[workers] = ({target: {clause: shown["verdict"] for clause, shown in model["matrix"][target].items()}
                               for target in model["targets"]},
-                             json.loads((results / "run.json").read_text())["targets"], sorted(_cases(results)))
-    assert verdicts["0"] == verdicts["auto"]
+                             json.loads((results / "run.json").read_text())["targets"], sorted(_cases(results)),
+                             sorted((element["name"], tuple(step["result"]["status"] for step in element["steps"]))
+                                    for feature in json.loads((results / "cucumber.json").read_text())
+                                    for element in feature["elements"]))   # the workers' scenarios reach it
+    assert verdicts["0"] == verdicts["auto"] and verdicts["0"][3]
 
 
 def test_a_live_server_or_a_judge_is_certified_by_one_worker():
@@ -544,3 +547,50 @@ def test_a_live_server_or_a_judge_is_certified_by_one_worker():
         _workers("2", ["mqrr://127.0.0.1:2103"], None)
     with pytest.raises(UsageError, match="--workers many"):
         _workers("many", ["reference"], None)
+
+
+def _processes_marked(marker: str) -> list[int]:
+    """The live processes whose environment holds `marker` (what a test started, and all they started)."""
+    found = []
+    for environ in Path("/proc").glob("[0-9]*/environ"):
+        try:
+            if marker.encode() in environ.read_bytes() and _alive(int(environ.parent.name)):
+                found.append(int(environ.parent.name))
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.spark
+def test_ctrl_c_twice_during_the_report_is_one_line_and_leaves_no_jvm(tmp_path):
+    """The terminal's Ctrl-C reaches the whole group (Python and the JVM PySpark started); twice, while the report
+    is being made: one line, exit 130, and no JVM left running."""
+    import signal
+    import time
+    import uuid
+    marker = f"MQSPEC_TEST_MARK={uuid.uuid4().hex}"
+    process = subprocess.Popen([sys.executable, "-m", "mqspec.cli", "certify", "--clause", ONE_CLAUSE, "--workers",
+                                "0", "--results", str(tmp_path / "results")], cwd=tmp_path, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+                               env={**os.environ, marker.split("=")[0]: marker.split("=")[1]})
+    try:
+        shown = []
+        for line in process.stdout:
+            shown.append(line)
+            if line.startswith("report ["):   # the JVM is up and working
+                break
+        time.sleep(1)
+        for _ in range(2):
+            os.killpg(process.pid, signal.SIGINT)
+            time.sleep(0.3)
+        shown += process.stdout.readlines()
+        process.wait(120)
+    finally:
+        process.kill()
+    out = "".join(shown)
+    assert process.returncode == 130, out
+    assert out.rstrip().endswith("mqspec: interrupted") and "Traceback" not in out and "ERROR" not in out, out
+    deadline = time.monotonic() + 10
+    while _processes_marked(marker) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not _processes_marked(marker)
