@@ -594,3 +594,18 @@ def test_ctrl_c_twice_during_the_report_is_one_line_and_leaves_no_jvm(tmp_path):
     while _processes_marked(marker) and time.monotonic() < deadline:
         time.sleep(0.2)
     assert not _processes_marked(marker)
+
+
+def test_plain_pytest_stops_starting_a_shim_that_failed_hello(tmp_path):
+    """Without certify's check before the run: the first scenario says why, the others fail at once, named."""
+    results = tmp_path / "results"
+    process = subprocess.run([sys.executable, "-m", "pytest", "features/clients", "-q", "-p", "no:cacheprovider",
+                              "--client", "true", "--clause", "MS-MQRR:3.1.4.7", "--results", str(results)],
+                             cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert process.returncode == 1, process.stdout[-2000:]
+    cases = list(ElementTree.parse(results / "junit.xml").iter("testcase"))
+    messages = [next(case.iter("error")).get("message") for case in cases]   # a failure in set-up is an error
+    assert len(cases) > 2 and "the client could not be started" in messages[0] and "exit status 0" in messages[0]
+    assert all("not started: this shim failed hello before" in m for m in messages[1:]), messages
+    assert all(("target", "client true") in {(p.get("name"), p.get("value")) for p in case.iter("property")}
+               for case in cases)
