@@ -81,8 +81,9 @@ def test_the_wheel_holds_one_top_level_package_and_the_whole_suite(tmp_path):
     checkout = {"mqspec/" + (path.relative_to(ROOT / "mqspec") if part == "mqspec" else
                              path.relative_to(ROOT)).as_posix()
                 for part in PARTS for path in (ROOT / part).rglob("*")
-                if path.is_file() and "__pycache__" not in path.parts}
-    # every module, scenario, clause file, decision and asset of the checkout, and nothing else
+                if path.is_file() and "__pycache__" not in path.parts and "go-msrpc" not in path.parts}
+    # every module, scenario, clause file, decision, document and asset of the checkout, and nothing else (the Go
+    # shim of shims/go-msrpc is built from a checkout by make, not installed)
     assert {name for name in names if name.startswith("mqspec/")} == checkout
 
 
