@@ -42,7 +42,7 @@ target URLs:
       ndr64=0|1                     bind with the NDR64 transfer syntax (default 0: NDR 2.0)
       connect_timeout=SECONDS       how long to wait for the server (default 5)
     Set-up (queues, sending, transactions, time) goes through the mqspec control interface
-    on the same port, which `mqspec serve` offers; see docs/control.md."""
+    on the same port, which `mqspec serve` offers; `mqspec docs control` describes it."""
 
 
 class TargetError(ValueError):
@@ -83,6 +83,15 @@ def _seed(text: str) -> int | None:
 
 _flag.__name__ = "0 or 1"
 _seed.__name__ = "whole number from 0, or random"
+def _hash(value: str) -> str:
+    """An NTLM hash as [LM:]NT: 32 hex digits each (an LM part may be left empty)."""
+    lm, _, nt = value.rpartition(":")
+    if not all(len(part) == 32 and all(c in "0123456789abcdefABCDEF" for c in part) for part in (nt, *(lm and [lm]))):
+        raise ValueError(value)
+    return value
+
+
+_hash.__name__ = "[LM:]NT hash of 32 hex digits each"
 _REFERENCE_OPTIONS = {
     "store": ("store_path", str), "computer_name": ("computer_name", str), "seed": ("seed", _seed),
     "queue_manager_quota": ("queue_manager_quota", _count(0)), "send_insecure_nacks": ("send_insecure_nacks", _flag),
@@ -92,10 +101,10 @@ _REFERENCE_OPTIONS = {
     "workgroup_policy": ("workgroup_policy", _count(0, 1)),
 }
 _MQRR_OPTIONS = {
-    "user": ("user", str), "domain": ("domain", str), "password": ("password", str), "hash": ("hash", str),
+    "user": ("user", str), "domain": ("domain", str), "password": ("password", str), "hash": ("hash", _hash),
     "auth": ("auth", _choice("NONE", "CONNECT", "INTEGRITY", "PRIVACY")), "ndr64": ("ndr64", _flag),
     "connect_timeout": ("connect_timeout", float), "second_user": ("second_user", str),
-    "second_password": ("second_password", str), "second_hash": ("second_hash", str),
+    "second_password": ("second_password", str), "second_hash": ("second_hash", _hash),
     "second_domain": ("second_domain", str),
 }
 _ENVIRONMENT = {"user": "MQSPEC_USER", "domain": "MQSPEC_DOMAIN", "password": "MQSPEC_PASSWORD",
@@ -149,6 +158,11 @@ def _connect_mqrr(url: str, parts) -> Target:
     for name, variable in _ENVIRONMENT.items():
         if name not in options and os.environ.get(variable):
             options[name] = os.environ[variable]
+            if name == "hash":
+                try:
+                    _hash(options[name])
+                except ValueError:
+                    raise TargetError(f"{variable} needs a {_hash.__name__}, not that") from None
     user = unquote(parts.username) if parts.username else options.get("user", "")
     lm_hash, _, nt_hash = options.get("hash", "").rpartition(":")
     credentials = Credentials(user=user, domain=options.get("domain", ""), password=options.get("password", ""),

@@ -3,7 +3,11 @@
 Theory of operation
 -------------------
 `Shim(command)` starts the shim as a process of its own (the command split as a
-shell would, run without a shell), greets it with `hello` and keeps reading its
+shell would, run without a shell) in a process group of its own, so that the
+terminal's Ctrl-C reaches the suite alone and closing the shim ends whatever it
+started; every shim still running when the suite's process exits is killed
+(`kill_all`, also on an interrupt).  It greets the shim with `hello` (a few
+seconds: a shim that cannot start says so at once) and keeps reading its
 standard output on a thread: each line is one reply, filed by its id.  `request`
 sends one operation and waits for its final reply; `send` / `reply` split the
 two for an operation that waits in the background (`"wait"`: the shim first
@@ -18,18 +22,23 @@ is not JSON, an `error` reply, an exit, a time-out).
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import shlex
+import signal
 import subprocess
 import tempfile
 import threading
 import time
+import weakref
 from pathlib import Path
 
 PROTOCOL = 1
 GRACE = 30.0          # seconds a reply may take beyond the operation's own time-out
-START_TIMEOUT = 60.0  # seconds for the shim to start and answer hello
+START_TIMEOUT = 10.0  # seconds for the shim to start and answer hello (a Python shim starts in about one)
+BYE_TIMEOUT = 5.0     # seconds for bye and the exit after it, before the shim's process group is killed
+_LIVE: weakref.WeakSet = weakref.WeakSet()   # every shim started and not yet closed, for kill_all
 
 
 class ShimError(RuntimeError):
@@ -64,7 +73,8 @@ class Shim:
         self._stderr = open(self._stderr_path, "wb")
         try:
             self._process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                             stderr=self._stderr, env={**os.environ, **(env or {})})
+                                             stderr=self._stderr, env={**os.environ, **(env or {}), **_mark()},
+                                             start_new_session=True)
         except OSError as error:
             self._stderr.close()
             raise ShimError(f"--client {command!r}: cannot start it ({error.strerror or error})") from None
@@ -75,6 +85,7 @@ class Shim:
         self._reader = threading.Thread(target=self._read, name="shim-reader", daemon=True)
         self._reader.start()
         self.hello: dict = {}
+        _LIVE.add(self)
 
     # -- the conversation ----------------------------------------------------------------------
     def start(self, server: str, port: int, computer: str) -> dict:
@@ -82,7 +93,7 @@ class Shim:
         self.hello = self._exchange(0, {"op": "hello", "server": server, "port": port, "computer": computer,
                                         "protocol": PROTOCOL}, START_TIMEOUT)
         if not isinstance(self.hello.get("name"), str) or not self.hello["name"]:
-            raise ShimError(f"the shim's hello answer names no client (a 'name' field): {self.hello}")
+            raise ShimError(f"hello: the answer names no client (a 'name' field): {str(self.hello)[:120]}")
         return self.hello
 
     @property
@@ -103,24 +114,23 @@ class Shim:
         """Wait for the `pending` answer of an operation sent with `wait`."""
         reply = self._wait(number, op, GRACE, final=False)
         if not reply.get("pending"):
-            raise ShimError(f"{op}: the shim answered {reply} where 'pending' was due (docs/client-shim.md)")
+            raise ShimError(f"{op}: the shim answered {reply} where 'pending' was due (`mqspec docs shim`)")
 
     def reply(self, number: int, op: str, timeout_ms: int = 0) -> dict:
         return self._wait(number, op, timeout_ms / 1000 + GRACE, final=True)
 
     def close(self) -> None:
-        """bye, then the process is waited for (and killed when it does not go)."""
+        """bye, and the shim's exit waited for, when it is still talking; then its process group is killed, so
+        that nothing it started outlives it.  A shim that broke the protocol or stopped answering gets no bye."""
         try:
             if self._process.poll() is None and self._broken is None:
                 try:
-                    self.request("bye")
-                except (ShimError, ShimUnimplemented):
-                    pass   # it is going away either way
-            try:
-                self._process.wait(5)
-            except subprocess.TimeoutExpired:
-                self._process.kill()
-                self._process.wait(5)
+                    self._wait(self.send("bye"), "bye", BYE_TIMEOUT, final=True)
+                    self._process.stdin.close()
+                    self._process.wait(BYE_TIMEOUT)
+                except (ShimError, ShimUnimplemented, subprocess.TimeoutExpired, OSError):
+                    pass   # it is killed below either way
+            self.kill()
         finally:
             for stream in (self._process.stdin, self._process.stdout):
                 try:
@@ -128,6 +138,18 @@ class Shim:
                 except OSError:
                     pass
             self._stderr.close()
+            _LIVE.discard(self)
+
+    def kill(self) -> None:
+        """SIGKILL to the shim's process group (what it started included), and the shim waited for."""
+        try:
+            os.killpg(self._process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass   # the group is gone already
+        try:
+            self._process.wait(BYE_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            pass   # a process stuck in the kernel; nothing more can be done from here
 
     def stderr_tail(self, lines: int = 5) -> str:
         try:
@@ -146,7 +168,11 @@ class Shim:
             self._process.stdin.write((json.dumps(message) + "\n").encode("utf-8"))
             self._process.stdin.flush()
         except (BrokenPipeError, OSError, ValueError):
-            raise ShimError(self._why(f"{message.get('op')}: the shim is gone")) from None
+            try:
+                gone = f"the shim is gone (exit status {self._process.wait(1)})"
+            except subprocess.TimeoutExpired:
+                gone = "the shim closed its input"
+            raise ShimError(self._why(f"{message.get('op')}: {gone}")) from None
 
     def _read(self) -> None:
         stream = self._process.stdout
@@ -183,7 +209,9 @@ class Shim:
                     raise ShimError(self._why(f"{op}: {self._broken}"))
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise ShimError(self._why(f"{op}: no answer from the shim within {timeout:g} s"))
+                    why = f"{op}: no answer from the shim within {timeout:g} s"
+                    self._broken = self._broken or why   # a shim that stopped answering is not asked again
+                    raise ShimError(self._why(why))
                 self._lock.wait(left)
 
     def _checked(self, reply: dict, op: str) -> dict:
@@ -200,3 +228,20 @@ class Shim:
     def _why(self, text: str) -> str:
         tail = self.stderr_tail()
         return text + (f"; its standard error ends: {tail}" if tail else "")
+
+
+def _mark() -> dict:
+    """The run's mark in the shim's environment (and so in all it starts), by which the command that started the run
+    finds every shim, even one a pytest-xdist worker started and did not live to close (mqspec/interrupts.py)."""
+    token = os.environ.get("MQSPEC_RUN_TOKEN")
+    return {"MQSPEC_SHIM": token} if token else {}
+
+
+def kill_all() -> None:
+    """Kill every shim this process started and has not closed (at exit, and when the run is interrupted)."""
+    for shim in list(_LIVE):
+        shim.kill()
+        _LIVE.discard(shim)
+
+
+atexit.register(kill_all)

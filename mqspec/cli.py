@@ -1,12 +1,14 @@
 """The `mqspec` command line.
 
     mqspec certify [--target URL ...] [--client COMMAND ...] [--judge URL] [--results DIR]
-                   [--clause ID ...] [--waivers FILE]
+                   [--clause ID|SECTION ...] [-k EXPR] [--last-failed] [--workers N] [--waivers FILE]
                    [--skip-level LEVEL ...] [--profile P] [--deep] [--tracebacks] [--no-report]
                    [--master URL]
     mqspec report RESULTS... [--output DIR] [--master URL] [--baseline RUN_ID] [--any-suite-version]
     mqspec gate --baseline FILE [CURRENT]
-    mqspec clauses [--untested] [--untestable]
+    mqspec clauses [--list] [--untested] [--untestable] [CLAUSE|SECTION ...]
+    mqspec shim mqrr|independent|wrong [ARGS]     (a shipped client shim, for --client)
+    mqspec docs shim|control|certified
     mqspec serve [--host H] [--port P] [--store PATH] [--target URL] [--allow-remote]
                  [--users FILE [--operators NAMES]] [--log-level debug|info|warning | --quiet]
     mqspec strength [--jobs N] [--variant NAME ...] [--results DIR] [--quick] [--list]
@@ -20,7 +22,9 @@ passed, failed, were not run or waived, each failing clause with the first line
 of its failure, and where the report is.  `report` runs the pipeline alone over
 any number of results directories; `gate` compares a report or certification
 record with a baseline.  Errors in what the user typed are one line on stderr
-and exit status 2; a report made without some of its inputs exits 1.
+and exit status 2; a report made without some of its inputs exits 1; a shim that
+fails its greeting before the run is one line and exits 1; Ctrl-C at any stage is
+"interrupted", exit status 130, with no process left behind (mqspec/interrupts.py).
 """
 
 from __future__ import annotations
@@ -31,7 +35,8 @@ import os
 import sys
 from pathlib import Path
 
-from . import __version__
+from . import __version__, interrupts
+from .authors import DOCS, SHIMS, ShimCheckError, run_shim
 from .identity import target_identity
 from .parts import part
 
@@ -39,6 +44,9 @@ TEST_TIMEOUT = 600   # seconds a scenario may take: one that hangs fails instead
 
 
 def main(argv: list[str] | None = None) -> int:
+    arguments = sys.argv[1:] if argv is None else argv
+    if len(arguments) >= 2 and arguments[0] == "shim" and arguments[1] in SHIMS:
+        return run_shim(arguments[1], arguments[2:])   # at once: a shim starts for every client scenario
     from mqspec.adapters import TARGET_HELP
 
     from .pytest_plugin import WAIVER_HELP
@@ -57,12 +65,22 @@ def main(argv: list[str] | None = None) -> int:
                               "whatever port or host it answered on")
     certify.add_argument("--client", action="append", default=[], metavar="COMMAND",
                          help="MS-MQRR client to certify: the command that starts its shim (repeatable; "
-                              "docs/client-shim.md)")
+                              "`mqspec docs shim` describes shims; `mqspec shim mqrr` is one)")
     certify.add_argument("--judge", metavar="URL",
                          help="judging server for --client: the mqrr://host:port of `mqspec serve --judge` "
                               "(default: one served in this process on loopback)")
     certify.add_argument("--results", metavar="DIR", help="results directory (default: ./results/<run id>)")
-    certify.add_argument("--clause", action="append", default=[], metavar="ID", help="only this clause")
+    certify.add_argument("--clause", action="append", default=[], metavar="ID",
+                         help="only this clause, or every clause of this section and its subsections "
+                              "(MS-MQRR:3.1.4.7) or document (repeatable; comma-separated lists too; "
+                              "`mqspec clauses --list` lists them)")
+    certify.add_argument("-k", dest="keyword", metavar="EXPR",
+                         help="only the scenarios whose names match EXPR (pytest's -k: words, and, or, not)")
+    certify.add_argument("--last-failed", action="store_true",
+                         help="only what failed in the newest earlier run under the results folder")
+    certify.add_argument("--workers", default="auto", metavar="N",
+                         help="processes that run scenarios side by side (default auto: one per CPU, for "
+                              "in-process targets; a live server or a --judge is certified by one)")
     certify.add_argument("--waivers", metavar="FILE", help="TOML file of waived clauses and skipped levels")
     certify.add_argument("--skip-level", action="append", default=[], metavar="LEVEL")
     certify.add_argument("--profile", metavar="P",
@@ -105,6 +123,10 @@ def main(argv: list[str] | None = None) -> int:
                       help="a summary.json, certification record, report directory or results directory "
                            "(default: the newest ./results/*/report)")
     clauses = commands.add_parser("clauses", help="summarise the clause catalogue")
+    clauses.add_argument("--list", action="store_true",
+                         help="list every clause: id, side, level, whether a scenario checks it, our wording")
+    clauses.add_argument("select", nargs="*", metavar="CLAUSE",
+                         help="only these clauses, sections (MS-MQRR:3.1.4.7) or documents, as --clause takes them")
     clauses.add_argument("--untested", action="store_true", help="list testable clauses no scenario checks")
     clauses.add_argument("--untestable", action="store_true",
                          help="list the clauses no scenario can check, each with the reason")
@@ -137,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--judge", action="store_true",
                        help="be the judging server of client certification: record every RemoteRead call and "
                             "answer the faults `mqspec certify --client ... --judge URL` asks for "
-                            "(docs/client-shim.md)")
+                            "(`mqspec docs shim`)")
     serve.add_argument("--log-level", default=None, choices=("debug", "info", "warning"),
                        help="debug: a line per connection; info (the default): a summary line a minute; warning: "
                             "only refusals and failures")
@@ -154,10 +176,21 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--max-connections-per-peer", type=int, default=256, metavar="N",
                        help="connections served at once from one client address (default 256; D-122)")
     from mqspec.strength.command import DESCRIPTION as STRENGTH_DESCRIPTION, add_arguments as strength_arguments
-    strength_arguments(commands.add_parser("strength", help="run the suite against wrong queue managers (issue 9)",
+    strength_arguments(commands.add_parser("strength", help="run the suite against wrong queue managers",
                                            description=STRENGTH_DESCRIPTION,
                                            formatter_class=argparse.RawDescriptionHelpFormatter))
-    args = parser.parse_args(argv)
+    shim = commands.add_parser("shim", help="run a shipped client shim (for --client)",
+                               description="Run a client shim that ships with mqspec, with mqspec's own Python: "
+                                           "--client \"mqspec shim mqrr\" certifies mqspec's own client.  "
+                                           + "  ".join(f"{name}: {what}." for name, what in SHIMS.items()))
+    shim.add_argument("name", choices=sorted(SHIMS), help="which shim")
+    shim.add_argument("arguments", nargs=argparse.REMAINDER, help="its arguments")
+    docs = commands.add_parser("docs", help="print a document: the shim protocol, the control interface",
+                               description="Print one of mqspec's documents: " + ", ".join(
+                                   f"{name} ({file})" for name, file in DOCS.items()) + ".")
+    docs.add_argument("name", choices=sorted(DOCS), help="which document")
+    args = parser.parse_args(arguments)
+    saved = interrupts.install() if args.command != "serve" else None   # serve stops on Ctrl-C as a server does
     try:
         if args.command == "certify":
             return _certify(args)
@@ -170,16 +203,29 @@ def main(argv: list[str] | None = None) -> int:
             return _report(args)
         if args.command == "gate":
             return _gate(args)
+        if args.command == "shim":
+            return run_shim(args.name, args.arguments)
+        if args.command == "docs":
+            from .authors import show_doc
+            sys.stdout.write(show_doc(args.name))
+            return 0
         return _clauses(args)
     except UsageError as error:
         print(f"mqspec: {error}", file=sys.stderr)
         return 2
+    except ShimCheckError as error:
+        print(f"mqspec: {error}; nothing was certified", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
+        interrupts.stop_children()
         print("mqspec: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:   # the reader went away (mqspec clauses | head): nothing more to say to it
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+    finally:
+        if saved is not None:
+            interrupts.restore(saved)   # a command run inside another process (a test) leaves it as it was
 
 
 class UsageError(Exception):
@@ -222,14 +268,8 @@ def _certify(args) -> int:
             raise UsageError(str(error)) from None
     if args.judge and not args.client:
         raise UsageError("--judge: it judges clients; name the client to certify with --client COMMAND")
-    for command in args.client:
-        _check_client(command)
-    if args.judge:
-        from mqspec.adapters.judge import open_judge
-        try:
-            open_judge(args.judge).close()
-        except TargetError as error:
-            raise UsageError(str(error)) from None
+    if args.client:
+        _check_clients(args.client, args.judge)
     from .catalogue import CatalogueError, load_catalogue
     from .pytest_plugin import (
         SelectionError,
@@ -239,6 +279,7 @@ def _certify(args) -> int:
         make_results_directory,
         new_run_id,
     )
+    from .selection import failed_in, last_run
     run_id = new_run_id()
     results = Path(args.results) if args.results else Path.cwd() / "results" / run_id
     try:
@@ -246,12 +287,21 @@ def _certify(args) -> int:
         check_clauses(args.clause, catalogue)
         load_waivers(args.waivers, args.skip_level, catalogue)
         load_profile(args.profile, catalogue)
+        workers = _workers(args.workers, targets, args.judge)
         no_java = None if args.no_report else _check_spark(args.master)
+        rerun = last_run(results.parent, besides=results) if args.last_failed else None
         make_results_directory(results)
     except (CatalogueError, SelectionError) as error:
         raise UsageError(str(error)) from None
     import pytest
     pytest_args = suite_arguments() + ["-p", "no:cacheprovider", "-q"]
+    if workers:
+        pytest_args += ["-n", str(workers)]
+    if args.keyword:
+        pytest_args += ["-k", args.keyword]
+    if rerun is not None:
+        pytest_args += ["--rerun-failed", str(rerun)]
+        print(f"mqspec: rerunning the {len(failed_in(rerun))} test(s) that failed in {rerun}")
     for url in targets:
         pytest_args += ["--target", url]
     for command in args.client:
@@ -272,10 +322,18 @@ def _certify(args) -> int:
     log = results / "pytest.log"
     from hypothesis.configuration import set_hypothesis_home_dir
     # the machines' example database (failing examples are replayed first next time) beside the runs, not in the
-    # directory the user runs in
+    # directory the user runs in; the workers find it in hypothesis's own variable
     set_hypothesis_home_dir(results.parent / ".hypothesis")
+    saved = os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY")
+    os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = str(results.parent / ".hypothesis")
     shown = ", ".join([target_identity(url) for url in targets] + [f"the client `{c}`" for c in args.client])
-    status = _run_pytest(pytest_args, log, args.tracebacks, f"certifying {shown}")
+    try:
+        status = _run_pytest(pytest_args, log, args.tracebacks, f"certifying {shown}")
+    finally:
+        if saved is None:
+            os.environ.pop("HYPOTHESIS_STORAGE_DIRECTORY", None)
+        else:
+            os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = saved
     if status == pytest.ExitCode.INTERRUPTED:   # nothing certified: a record of half a run would overstate it
         print(f"mqspec: interrupted; nothing certified (what ran is in {results})", file=sys.stderr)
         return 130
@@ -319,20 +377,45 @@ def _named(url: str, name: str) -> str:
     return url + ("&" if "?" in url else "?") + "name=" + quote(name, safe="")
 
 
-def _check_client(command: str) -> None:
-    """A shim command that can be split as a shell would and names a program that exists (UsageError otherwise);
-    whether it speaks the shim protocol shows in the first scenario."""
-    import shutil
+def _workers(asked: str, targets: list[str], judge: str | None) -> int:
+    """How many pytest-xdist workers certify starts: 0 runs in this process.  "auto" is one per CPU when every
+    target is in process (each worker hosts its own), else 0: a live server, or one judge, is one queue manager
+    that each scenario resets (the plugin refuses workers there)."""
+    from .pytest_plugin import check_shared_targets
+    if asked == "auto":
+        try:
+            import xdist  # noqa: F401 - installed with mqspec; without it, one process
+        except ImportError:
+            return 0
+        live = judge or any(not url.startswith("reference") for url in targets)
+        cpus = os.cpu_count() or 1
+        return 0 if live or cpus < 2 else cpus
+    if not asked.isdigit():
+        raise UsageError(f"--workers {asked}: give a number of processes, or auto")
+    check_shared_targets(targets, int(asked), judge)
+    return int(asked) if int(asked) > 1 else 0
 
-    from mqspec.adapters.shim import ShimError, shim_argv
+
+def _check_clients(commands: list[str], judge_url: str | None) -> None:
+    """Each shim started once and greeted before the run (mqspec/authors.py): a bad one stops the run in one line."""
+    from mqspec.adapters import TargetError
+    from mqspec.adapters.judge import open_judge
+
+    from .authors import ShimCheckError, check_program, check_shim
+    for command in commands:
+        try:
+            check_program(command)
+        except ShimCheckError as error:
+            raise UsageError(str(error)) from None
     try:
-        program = shim_argv(command)[0]
-    except ShimError as error:
+        judge = open_judge(judge_url)
+    except TargetError as error:
         raise UsageError(str(error)) from None
-    found = shutil.which(program) if os.sep not in program else (program if os.access(program, os.X_OK) else None)
-    if found is None:
-        raise UsageError(f"--client {command!r}: no program {program!r} "
-                         + ("on PATH" if os.sep not in program else "that can be run"))
+    try:
+        for command in commands:
+            check_shim(command, judge)
+    finally:
+        judge.close()
 
 
 def _check_spark(master: str) -> str | None:
@@ -384,11 +467,34 @@ def _run_verdict(model: dict, status: int) -> str:
 
 
 def _run_pytest(pytest_args: list[str], log: Path, show: bool, what: str) -> int:
-    """pytest.main with a progress display; pytest's own output goes to `log` unless `show`."""
+    """pytest.main with a progress display; pytest's own output goes to `log` unless `show`.  An interrupt (Ctrl-C),
+    which pytest turns into an exit status, is raised again here as KeyboardInterrupt once pytest has torn down
+    (shims and judges stopped)."""
     import pytest
-    if show:
-        return pytest.main(pytest_args)
+
+    from mqspec.adapters.shim import kill_all
+
+    class Interrupt:
+        seen = False
+
+        def pytest_keyboard_interrupt(self, excinfo):
+            Interrupt.seen = True
+
+    try:
+        if show:
+            return pytest.main(pytest_args, plugins=[Interrupt()])
+        return _run_quietly(pytest_args, log, what, Interrupt())
+    finally:
+        kill_all()   # a shim a scenario left behind, whatever stopped the run
+        interrupts.kill_shims()   # ... or one a pytest-xdist worker left
+        if Interrupt.seen:
+            raise KeyboardInterrupt
+
+
+def _run_quietly(pytest_args: list[str], log: Path, what: str, interrupt) -> int:
     from contextlib import redirect_stderr, redirect_stdout
+
+    import pytest
 
     from mqspec.reports.progress import Progress
     terminal = os.fdopen(os.dup(2), "w", buffering=1)   # the real stderr, whatever pytest captures
@@ -401,8 +507,16 @@ def _run_pytest(pytest_args: list[str], log: Path, show: bool, what: str) -> int
             self.counts = {"passed": 0, "failed": 0, "not run": 0}
 
         def pytest_collection_finish(self, session):
-            print(f"mqspec: {what}: {len(session.items)} scenarios and machines", file=terminal)
-            self.progress = Progress("certify", len(session.items), terminal)
+            self.started(len(session.items))
+
+        @pytest.hookimpl(optionalhook=True)
+        def pytest_xdist_node_collection_finished(self, node, ids):   # the workers collect, each the same
+            if self.progress is None:
+                self.started(len(ids))
+
+        def started(self, total: int) -> None:
+            print(f"mqspec: {what}: {total} scenarios and machines", file=terminal)
+            self.progress = Progress("certify", total, terminal)
 
         def pytest_runtest_logreport(self, report):
             if self.progress is None or not (report.when == "call" or (report.when == "setup" and not report.passed)):
@@ -412,12 +526,15 @@ def _run_pytest(pytest_args: list[str], log: Path, show: bool, what: str) -> int
             self.progress.advance(", ".join(f"{n} {name}" for name, n in self.counts.items()))
 
         def pytest_sessionfinish(self, session):
-            if self.progress is not None:
+            if interrupt.seen:
+                if self.progress is not None and self.progress.tty:
+                    terminal.write("\n")   # end the progress line; the count stays where it stopped
+            elif self.progress is not None:
                 self.progress.finish(", ".join(f"{n} {name}" for name, n in self.counts.items()))
 
     try:
         with open(log, "w", encoding="utf-8") as output, redirect_stdout(output), redirect_stderr(output):
-            return pytest.main(pytest_args, plugins=[CertifyProgress()])
+            return pytest.main(pytest_args, plugins=[CertifyProgress(), interrupt])
     finally:
         terminal.close()
 
@@ -579,6 +696,8 @@ def _serve(args) -> int:
 
 
 def _clauses(args) -> int:
+    from dataclasses import replace
+
     from .catalogue import SIDES, CatalogueError, load_catalogue
     from .coverage import scenario_clauses
     try:
@@ -586,6 +705,13 @@ def _clauses(args) -> int:
     except CatalogueError as error:
         raise UsageError(str(error)) from None
     covered = set(scenario_clauses())
+    if args.select:
+        from .selection import SelectionError, expand_clauses
+        try:
+            chosen = expand_clauses(args.select, catalogue)
+        except SelectionError as error:
+            raise UsageError(str(error).replace("--clause ", "", 1)) from None
+        catalogue = replace(catalogue, clauses={key: c for key, c in catalogue.clauses.items() if key in chosen})
     testable = catalogue.testable()
     done = [clause for clause in testable if clause.id in covered]
     print(f"{len(catalogue.clauses)} clauses, {len(testable)} testable, {len(done)} covered by scenarios, "
@@ -603,6 +729,10 @@ def _clauses(args) -> int:
         for clause in testable:
             if clause.id not in covered:
                 print(f"  {clause.id}  {clause.level:<8} {clause.text}")
+    if args.list:
+        for clause in catalogue.clauses.values():
+            checked = "untestable" if not clause.testable else "covered" if clause.id in covered else "untested"
+            print(f"  {clause.id:<26} {clause.side:<6} {clause.level:<10} {checked:<10} {clause.text}")
     return 0
 
 

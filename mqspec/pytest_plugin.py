@@ -11,7 +11,10 @@ Options
                       machines.ndjson and evidence/ (one file per failing scenario:
                       evidence.py) (default: ./results/<run id>)
     --run-id ID       the run's id (default: a new one from the time)
-    --clause ID       run only scenarios tagged with this clause (repeatable)
+    --clause ID       run only scenarios tagged with this clause, or with a clause of this
+                      section (MS-MQRR:3.1.4.7: its subsections too) or document
+                      (repeatable; comma-separated lists too)
+    --rerun-failed DIR  run only the tests that failed in the run of DIR (its failed.json)
     --waivers FILE    a TOML file (WAIVER_HELP)
     --skip-level L    skip clauses of level L (SHOULD, MAY, ...; repeatable)
     --deep            stateful machines explore far more examples
@@ -51,6 +54,8 @@ from .evidence import EvidenceCollector
 from .identity import target_identity, target_side
 from .parts import SUITE_FILES, SUITE_PARTS, part
 from .result_files import regroup_junit, standard_cucumber
+from .selection import FailureRecorder, SelectionError, expand_clauses, failed_in
+from .workers import SELECTION_KEY, CarryScenario, selection_of
 
 # The step vocabulary: every scenario's steps are defined in these modules (tests/test_step_vocabulary.py).
 pytest_plugins = [
@@ -108,7 +113,11 @@ def pytest_addoption(parser):
     group.addoption("--results", default=None, metavar="DIR",
                     help="results directory of this run (default: ./results/<run id>)")
     group.addoption("--run-id", default=None, metavar="ID", help="the run's id (default: made from the time)")
-    group.addoption("--clause", action="append", default=[], metavar="ID", help="run only this clause")
+    group.addoption("--clause", action="append", default=[], metavar="ID",
+                    help="run only this clause, or the clauses of this section and its subsections "
+                         "(MS-MQRR:3.1.4.7) or document (repeatable; comma-separated lists too)")
+    group.addoption("--rerun-failed", default=None, metavar="DIR",
+                    help="run only the tests that failed in the run whose results directory is DIR")
     group.addoption("--waivers", default=None, metavar="FILE",
                     help="TOML file: skip_levels = [...] and a [waive] table of \"<clause id>\" = \"reason\"")
     group.addoption("--skip-level", action="append", default=[], metavar="LEVEL",
@@ -127,8 +136,16 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "conformance: a scenario of the conformance suite")
     config.addinivalue_line("markers", "slow: a scenario tagged @slow (it waits in real time)")
     config.pluginmanager.register(ResultFiles(), "mqspec-result-files")
-    if hasattr(config, "workerinput"):   # a pytest-xdist worker: the controller set the results directory
-        if os.environ.get("MQSPEC_RESULTS"):
+    config.pluginmanager.register(CarryScenario(), "mqspec-carry-scenario")
+    if hasattr(config, "workerinput"):   # a pytest-xdist worker: the selection only (mqspec/workers.py)
+        try:
+            catalogue = load_catalogue()
+            config.stash[SELECTION_KEY] = {
+                "waivers": load_waivers(config.getoption("waivers"), config.getoption("skip_level"), catalogue),
+                "demanded": load_profile(config.getoption("profile"), catalogue)}
+        except (CatalogueError, SelectionError) as error:
+            raise pytest.UsageError(str(error)) from None
+        if os.environ.get("MQSPEC_RESULTS"):   # the controller set the results directory
             config.pluginmanager.register(EvidenceCollector(Path(os.environ["MQSPEC_RESULTS"])), "mqspec-evidence")
         return
     run_id = config.getoption("run_id") or new_run_id()
@@ -139,9 +156,12 @@ def pytest_configure(config):
         waivers = load_waivers(config.getoption("waivers"), config.getoption("skip_level"), catalogue)
         demanded = load_profile(config.getoption("profile"), catalogue)
         check_shared_targets(config.getoption("target"), _workers(config), config.getoption("judge"))
+        if config.getoption("rerun_failed"):
+            failed_in(Path(config.getoption("rerun_failed")))
         make_results_directory(results)
     except (CatalogueError, SelectionError) as error:
         raise pytest.UsageError(str(error)) from None
+    config.pluginmanager.register(FailureRecorder(results), "mqspec-failures")
     if config.option.xmlpath is None:
         config.option.xmlpath = str(results / "junit.xml")
     if getattr(config.option, "cucumber_json_path", None) is None:
@@ -155,6 +175,7 @@ def pytest_configure(config):
                                             ([] if config.getoption("client") else ["reference"]),   # no secrets
                                  "waivers": waivers, "demanded": demanded, "profile": {}, "clients": []}
     config.stash[RESULTS_KEY]["mixed"] = {}
+    config.stash[SELECTION_KEY] = {"waivers": waivers, "demanded": demanded}
     coexisting = frozenset(d.id for d in catalogue.decisions.values() if d.coexist)
     config.pluginmanager.register(EvidenceCollector(results), "mqspec-evidence")   # evidence/ of each failure
     config.pluginmanager.register(ProfileCollector(config.stash[RESULTS_KEY]["profile"],
@@ -178,14 +199,9 @@ def new_run_id() -> str:
     return _dt.datetime.now(_dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ") + "-" + uuid.uuid4().hex[:6]
 
 
-class SelectionError(ValueError):
-    """A clause, waiver file, level or results directory that cannot be used; one line says why."""
-
-
 def check_clauses(clauses, catalogue) -> None:
-    unknown = [clause for clause in clauses if clause not in catalogue.clauses]
-    if unknown:
-        raise SelectionError(f"--clause {unknown[0]}: no such clause in the catalogue (mqspec clauses lists them)")
+    """Every --clause value selects some clause (mqspec/selection.py); SelectionError naming the first that does not."""
+    expand_clauses(clauses, catalogue)
 
 
 def _workers(config) -> int:
@@ -302,12 +318,15 @@ def pytest_bdd_apply_tag(tag, function):
 
 
 def pytest_collection_modifyitems(session, config, items):
-    state = config.stash.get(RESULTS_KEY, None)
     try:
         catalogue = load_catalogue()
     except CatalogueError as error:
         raise pytest.UsageError(f"clause catalogue: {error}") from None
-    wanted = set(config.getoption("clause"))
+    try:
+        wanted = expand_clauses(config.getoption("clause"), catalogue)
+        rerun = set(failed_in(Path(config.getoption("rerun_failed")))) if config.getoption("rerun_failed") else None
+    except SelectionError as error:
+        raise pytest.UsageError(str(error)) from None
     decided_only = config.getoption("decided_only")
     servers = bool(config.getoption("target")) or not config.getoption("client")   # what --target/--client ask
     clients = bool(config.getoption("client")) or not config.getoption("target")
@@ -315,6 +334,9 @@ def pytest_collection_modifyitems(session, config, items):
     for item in items:
         params = item.callspec.params if hasattr(item, "callspec") else {}
         if ("target_url" in params and not servers) or ("client_command" in params and not clients):
+            deselected.append(item)
+            continue
+        if rerun is not None and item.nodeid not in rerun:
             deselected.append(item)
             continue
         clauses = [mark.args[0] for mark in item.iter_markers("clause")]
@@ -338,7 +360,8 @@ def pytest_collection_modifyitems(session, config, items):
         target = getattr(item, "callspec", None) and item.callspec.params.get("target_url")
         if target:
             item.user_properties.append(("target", target_identity(target)))   # junit.xml carries no secret
-        reason = _waiver_reason(clauses, catalogue, state["waivers"] if state else None)
+        selection = selection_of(config)
+        reason = _waiver_reason(clauses, catalogue, selection["waivers"] if selection else None)
         if reason:
             item.add_marker(pytest.mark.skip(reason=f"waived: {reason}"))
     if deselected:
@@ -400,12 +423,12 @@ def pytest_runtest_makereport(item, call):
     clause = getattr(call.excinfo.value, "clause", None) if call.excinfo is not None else None
     if report.when == "call" and report.failed and isinstance(clause, str):
         item.user_properties.append(("cause", clause))   # the clause whose rule the failing step checks (blame.py)
-    state = item.config.stash.get(RESULTS_KEY, None)
-    if state is None or report.when != "call" or not report.passed:
+    selection = selection_of(item.config)
+    if selection is None or report.when != "call" or not report.passed:
         return
     for name, value in item.user_properties:
         decision, _, reading = value.partition("=") if name == "reading" else ("", "", "")
-        demanded = state["demanded"].get(decision)
+        demanded = selection["demanded"].get(decision)
         if demanded and reading != demanded:
             report.outcome = "failed"
             report.longrepr = (f"{decision}: the target took the reading {reading!r}; the profile demands "

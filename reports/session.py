@@ -14,9 +14,11 @@ import functools
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -109,12 +111,18 @@ def start_session(master: str = "local[*]", log_path: Path | None = None, *, app
     if master.startswith("spark://"):
         builder = builder.config("spark.executor.memory", executor_memory).config("spark.cores.max", "2")
     begin = time.monotonic()
+    interrupt = signal.getsignal(signal.SIGINT)
     try:
         with _output_to(log_path):
             session = builder.getOrCreate()
     except (PySparkException, OSError) as error:
         where = f"; see {log_path}" if log_path else ""
         raise ReportError(f"Spark did not start ({str(error).splitlines()[0]}){where}") from None
+    finally:
+        if interrupt is not None and threading.current_thread() is threading.main_thread():
+            # PySpark's own Ctrl-C handler calls into the JVM and raises at every SIGINT: keep ours
+            # (mqspec/interrupts.py)
+            signal.signal(signal.SIGINT, interrupt)
     session.sparkContext.setLogLevel("ERROR")
     return session, time.monotonic() - begin
 

@@ -309,7 +309,7 @@ def enlisted_before_use(world, calls) -> list[str]:
 
 
 def enlistment_arguments(world, calls) -> list[str]:
-    # MS-MQRR:3.1.4.12:03: a transaction id and a propagation token, its size given
+    # MS-MQRR:3.1.4.12:03: a transaction id and a propagation token, its size given (its bytes: 3.1.4.12:07, D-160)
     problems = []
     for call in calls.of("R_QMEnlistRemoteTransaction"):
         args = call["args"]

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+import textwrap
 import xml.etree.ElementTree as ElementTree
 from pathlib import Path
 
@@ -403,3 +405,299 @@ def test_an_interrupted_certify_says_so_exits_130_and_certifies_nothing(tmp_path
     assert process.returncode == 130, out + err
     assert "interrupted; nothing certified" in err and "Traceback" not in out + err
     assert not (results / "report").exists() and not list(results.glob("**/certification-*.json"))
+# -- client certification as a library author meets it (issue 21, part 7) ------------------------------------------
+ONE_CLIENT_CLAUSE = "MS-MQRR:2.2.8:02"   # one client scenario
+BAD_SHIMS = {   # a shim command -> what the one line must say
+    "true": "exit status 0",
+    "cat": "the answer names no client",
+    f"{sys.executable} -c \"print('garbage', flush=True); import time; time.sleep(60)\"": "not a reply",
+    f"{sys.executable} -c \"import time; time.sleep(60)\"": "no answer from the shim within 10 s",
+    f"{sys.executable} -I -S -m mqspec.shims.mqrr": "`mqspec shim mqrr`",   # a Python that cannot import mqspec
+}
+
+
+def _client_certify(tmp_path, client: str, *extra: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "mqspec.cli", "certify", "--client", client, "--no-report",
+                           "--results", str(tmp_path / "results"), *extra], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=120)
+
+
+@pytest.mark.parametrize("shim", list(BAD_SHIMS))
+def test_a_bad_shim_is_one_line_naming_it_and_why_and_stops_the_run_in_seconds(tmp_path, shim):
+    import time
+    began = time.monotonic()
+    process = _client_certify(tmp_path, shim)
+    assert process.returncode == 1, process.stdout + process.stderr
+    assert process.stderr.count("\n") == 1 and "Traceback" not in process.stderr, process.stderr
+    assert process.stderr.startswith(f"mqspec: --client {shim!r}: the shim failed hello") , process.stderr
+    assert BAD_SHIMS[shim] in process.stderr and "nothing was certified" in process.stderr
+    assert time.monotonic() - began < 40   # hello waits a few seconds, not a minute per scenario
+    assert not (tmp_path / "results" / "run.json").exists()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _wrapped_shim(tmp_path) -> str:
+    """The shipped shim behind a wrapper that says something on stderr and leaves a child of its own running."""
+    wrapper = tmp_path / "wrapper.py"
+    wrapper.write_text(textwrap.dedent(f"""\
+        import os, subprocess, sys
+        child = subprocess.Popen(["sleep", "300"])
+        with open({str(tmp_path / "children")!r}, "a") as out:
+            out.write(f"{{child.pid}}\\n")
+        print("the wrapper's own words", file=sys.stderr, flush=True)
+        os.execv(sys.executable, [sys.executable, "-m", "mqspec.shims.mqrr"])
+        """))
+    return f"{sys.executable} {wrapper}"
+
+
+def test_a_shims_stderr_is_kept_in_the_results_and_nothing_it_started_outlives_certify(tmp_path):
+    process = _client_certify(tmp_path, _wrapped_shim(tmp_path), "--clause", ONE_CLIENT_CLAUSE)
+    assert process.returncode == 0, process.stdout + process.stderr
+    kept = list((tmp_path / "results" / "shims").glob("*.stderr"))
+    assert kept and all("the wrapper's own words" in path.read_text() for path in kept)
+    children = [int(line) for line in (tmp_path / "children").read_text().split()]
+    assert len(children) == len(kept) + 1   # one a scenario, and the check before the run
+    assert not any(_alive(pid) for pid in children)
+
+
+def test_an_interrupted_client_run_says_interrupted_and_leaves_no_shim(tmp_path):
+    import signal
+    import time
+    process = subprocess.Popen([sys.executable, "-m", "mqspec.cli", "certify", "--client", _wrapped_shim(tmp_path),
+                                "--no-report", "--results", str(tmp_path / "results")], cwd=tmp_path,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(list((tmp_path / "results" / "shims").glob("*"))) < 2:
+            time.sleep(0.1)   # into the scenarios
+        os.killpg(process.pid, signal.SIGINT)   # as the terminal sends Ctrl-C: to the whole group
+        out, err = process.communicate(timeout=60)
+    finally:
+        process.kill()
+    assert process.returncode == 130, out + err
+    assert err.rstrip().endswith("mqspec: interrupted") and "Traceback" not in out + err, out + err
+    children = [int(line) for line in (tmp_path / "children").read_text().split()]
+    assert not any(_alive(pid) for pid in children)
+
+
+def test_the_shipped_shims_run_from_the_mqspec_command(tmp_path):
+    hello = json.dumps({"id": 0, "op": "hello", "server": "127.0.0.1", "port": 1, "computer": "X", "protocol": 1})
+    for name in ("mqrr", "independent"):
+        process = subprocess.run([sys.executable, "-m", "mqspec.cli", "shim", name], input=hello + "\n",
+                                 cwd=tmp_path, capture_output=True, text=True, timeout=60)
+        reply = json.loads(process.stdout.splitlines()[0])
+        assert reply["id"] == 0 and reply["name"].startswith("mqspec-"), process.stdout + process.stderr
+
+
+def test_the_documents_are_printed_and_help_points_to_them(capsys):
+    assert main(["docs", "shim"]) == 0
+    assert capsys.readouterr().out.startswith("# Certifying an MS-MQRR client: the shim protocol")
+    assert main(["docs", "control"]) == 0
+    assert "control interface" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["certify", "--help"])
+    shown = capsys.readouterr().out
+    assert "mqspec docs shim" in shown and "mqspec docs control" in shown
+    for command in ([], ["certify"], ["serve"], ["strength"], ["report"], ["gate"], ["clauses"], ["shim"], ["docs"]):
+        with pytest.raises(SystemExit):
+            main([*command, "--help"])
+        shown = capsys.readouterr().out
+        assert "issue" not in shown.lower() and "docs/" not in shown, (command, shown)
+
+
+# -- one-line errors (issue 21, part 9) ------------------------------------------------------------------------------
+@pytest.mark.parametrize("query, environment, fragment", [
+    ("?user=a&hash=zz", {}, "option 'hash' in 'mqrr://127.0.0.1:1?user=a' needs a [LM:]NT hash"),
+    ("?user=a&hash=nothex:8846F7EAEE8FB117AD06BDD830B7586C", {}, "option 'hash'"),
+    ("?user=a&second_user=b&second_hash=12", {}, "option 'second_hash'"),
+    ("?user=a", {"MQSPEC_HASH": "nothex"}, "MQSPEC_HASH needs a [LM:]NT hash"),
+])
+def test_a_bad_hash_is_one_line_and_never_repeated(monkeypatch, capsys, query, environment, fragment):
+    for name, value in environment.items():
+        monkeypatch.setenv(name, value)
+    assert main(["certify", "--target", "mqrr://127.0.0.1:1" + query, "--no-report"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and fragment in err and "zz" not in err and "nothex" not in err, err
+
+
+# -- selecting and speed (issue 21, part 8) --------------------------------------------------------------------------
+def test_a_section_selects_its_clauses_and_subsections_and_values_add_up():
+    from mqspec.catalogue import load_catalogue
+    from mqspec.selection import SelectionError, expand_clauses
+    catalogue = load_catalogue()
+    section = expand_clauses(["MS-MQRR:3.1.4.7"], catalogue)
+    assert ONE_CLAUSE in section and all(c.startswith("MS-MQRR:3.1.4.7:") for c in section)
+    nested = expand_clauses(["MS-MQRR:3.1.4"], catalogue)
+    assert section < nested and "MS-MQRR:3.1.4.12:01" not in section
+    assert any(c.startswith("MS-MQRR:3.1.4.12:") for c in nested)
+    both = expand_clauses([f"{ONE_CLAUSE},MS-MQDMPR:3.1.1.2:04", "MS-MQRR:2.1:01"], catalogue)
+    assert both == {ONE_CLAUSE, "MS-MQDMPR:3.1.1.2:04", "MS-MQRR:2.1:01"}
+    assert {c.id for c in catalogue.clauses.values() if c.document == "MS-MQQB"} == expand_clauses(["MS-MQQB"],
+                                                                                                  catalogue)
+    for wrong in ("MS-MQRR:3.1.4.7:99", "MS-MQRR:3.1.4.77", "MS-MQRR:3.1.4.", "MS-NOPE"):
+        with pytest.raises(SelectionError, match="mqspec clauses --list"):
+            expand_clauses([wrong], catalogue)
+
+
+def test_clauses_list_names_every_clause_and_takes_a_selection(capsys):
+    from mqspec.catalogue import load_catalogue
+    assert main(["clauses", "--list"]) == 0
+    listed = [line.split()[0] for line in capsys.readouterr().out.splitlines() if line.startswith("  MS")]
+    assert sorted(listed) == sorted(load_catalogue().clauses)
+    assert main(["clauses", "--list", "MS-MQRR:3.1.4.7"]) == 0
+    listed = [line.split() for line in capsys.readouterr().out.splitlines() if line.startswith("  MS")]
+    assert listed and all(words[0].startswith("MS-MQRR:3.1.4.7:") for words in listed)
+    assert any(words[1:4] == ["client", "MUST", "covered"] for words in listed)
+    assert main(["clauses", "MS-MQRR:9.9"]) == 2
+    assert "MS-MQRR:9.9: no such clause" in capsys.readouterr().err
+
+
+def _selected(tmp_path, *options) -> list[str]:
+    """The node ids a plain pytest run of the suite would run."""
+    process = subprocess.run([sys.executable, "-m", "pytest", "features", "--collect-only", "-q", "-p",
+                              "no:cacheprovider", "--results", str(tmp_path / "collect"), *options], cwd=ROOT,
+                             capture_output=True, text=True, timeout=300)
+    return [line for line in process.stdout.splitlines() if "::" in line]
+
+
+def test_several_clause_values_each_select_their_scenarios(tmp_path):
+    one = _selected(tmp_path, "--clause", ONE_CLAUSE, "--target", "reference")
+    other = _selected(tmp_path, "--clause", "MS-MQDMPR:3.1.1.2:04", "--target", "reference")
+    assert one and other and not set(one) & set(other)
+    assert set(_selected(tmp_path, "--clause", ONE_CLAUSE, "--clause", "MS-MQDMPR:3.1.1.2:04", "--target",
+                         "reference")) == set(one) | set(other)
+    assert set(_selected(tmp_path, "--clause", f"{ONE_CLAUSE},MS-MQDMPR:3.1.1.2:04", "--target",
+                         "reference")) == set(one) | set(other)
+    assert set(one) < set(_selected(tmp_path, "--clause", "MS-MQRR:3.1.4.7", "--target", "reference"))
+
+
+def _cases(results: Path) -> list[str]:
+    return [case.get("name") for case in ElementTree.parse(results / "junit.xml").iter("testcase")]
+
+
+def test_k_selects_by_name(tmp_path):
+    process, results = _certify(tmp_path, "-k", "PEEK_NEXT", "--workers", "0")
+    assert process.returncode == 0, process.stdout + process.stderr
+    assert _cases(results) and all("peek_next" in name.lower() for name in _cases(results))
+
+
+def test_last_failed_reruns_exactly_what_failed_in_the_run_before(tmp_path):
+    folder = tmp_path / "runs"
+    command = [sys.executable, "-m", "mqspec.cli", "certify", "--no-report", "--workers", "0", "--target",
+               "reference?variant=fifo-ignores-priority"]
+    first = subprocess.run([*command, "--clause", "MS-MQDMPR:3.1.1.2", "--results", str(folder / "1")], cwd=ROOT,
+                           capture_output=True, text=True, timeout=600)
+    assert first.returncode == 1, first.stdout + first.stderr
+    failed = json.loads((folder / "1" / "failed.json").read_text())["failed"]
+    ran = _cases(folder / "1")
+    assert failed and len(failed) < len(ran)
+    again = subprocess.run([*command, "--last-failed", "--results", str(folder / "2")], cwd=ROOT,
+                           capture_output=True, text=True, timeout=600)
+    assert again.returncode == 1, again.stdout + again.stderr
+    assert f"rerunning the {len(failed)} test(s) that failed in {folder / '1'}" in again.stdout
+    assert sorted(_cases(folder / "2")) == sorted(nodeid.rpartition("::")[2] for nodeid in failed)
+    nothing = subprocess.run([*command, "--last-failed", "--results", str(tmp_path / "alone" / "1")], cwd=ROOT,
+                             capture_output=True, text=True, timeout=120)
+    assert nothing.returncode == 2 and "--last-failed: no earlier run in" in nothing.stderr, nothing.stderr
+
+
+def test_certify_runs_in_parallel_by_default_with_the_same_verdicts_as_one_process(tmp_path):
+    from mqspec.reports.tally import tally
+
+    from mqspec.catalogue import load_catalogue
+    verdicts = {}
+    for workers in ("0", "auto"):
+        process, results = _certify(tmp_path / workers, "--workers", workers)
+        assert process.returncode == 0, process.stdout + process.stderr
+        log = (results / "pytest.log").read_text()
+        assert ("bringing up nodes" in log) == (workers == "auto"), log[:2000]   # pytest-xdist starts its workers
+        model = tally(results, load_catalogue())
+        verdicts[workers] = ({target: {clause: shown["verdict"] for clause, shown in model["matrix"][target].items()}
+                              for target in model["targets"]},
+                             json.loads((results / "run.json").read_text())["targets"], sorted(_cases(results)),
+                             sorted((element["name"], tuple(step["result"]["status"] for step in element["steps"]))
+                                    for feature in json.loads((results / "cucumber.json").read_text())
+                                    for element in feature["elements"]))   # the workers' scenarios reach it
+    assert verdicts["0"] == verdicts["auto"] and verdicts["0"][3]
+
+
+def test_a_live_server_or_a_judge_is_certified_by_one_worker():
+    from mqspec.cli import UsageError, _workers
+    from mqspec.selection import SelectionError
+    assert _workers("auto", ["reference", "reference?seed=1"], None) == (os.cpu_count() if os.cpu_count() > 1 else 0)
+    assert _workers("auto", ["reference", "mqrr://127.0.0.1:2103"], None) == 0
+    assert _workers("auto", [], "mqrr://127.0.0.1:2105") == 0
+    assert _workers("1", ["mqrr://127.0.0.1:2103"], None) == 0
+    with pytest.raises(SelectionError, match="pytest-xdist workers would share"):
+        _workers("2", ["mqrr://127.0.0.1:2103"], None)
+    with pytest.raises(UsageError, match="--workers many"):
+        _workers("many", ["reference"], None)
+
+
+def _processes_marked(marker: str) -> list[int]:
+    """The live processes whose environment holds `marker` (what a test started, and all they started)."""
+    found = []
+    for environ in Path("/proc").glob("[0-9]*/environ"):
+        try:
+            if marker.encode() in environ.read_bytes() and _alive(int(environ.parent.name)):
+                found.append(int(environ.parent.name))
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.spark
+def test_ctrl_c_twice_during_the_report_is_one_line_and_leaves_no_jvm(tmp_path):
+    """The terminal's Ctrl-C reaches the whole group (Python and the JVM PySpark started); twice, while the report
+    is being made: one line, exit 130, and no JVM left running."""
+    import signal
+    import time
+    import uuid
+    marker = f"MQSPEC_TEST_MARK={uuid.uuid4().hex}"
+    process = subprocess.Popen([sys.executable, "-m", "mqspec.cli", "certify", "--clause", ONE_CLAUSE, "--workers",
+                                "0", "--results", str(tmp_path / "results")], cwd=tmp_path, text=True,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
+                               env={**os.environ, marker.split("=")[0]: marker.split("=")[1]})
+    try:
+        shown = []
+        for line in process.stdout:
+            shown.append(line)
+            if line.startswith("report ["):   # the JVM is up and working
+                break
+        time.sleep(1)
+        for _ in range(2):
+            os.killpg(process.pid, signal.SIGINT)
+            time.sleep(0.3)
+        shown += process.stdout.readlines()
+        process.wait(120)
+    finally:
+        process.kill()
+    out = "".join(shown)
+    assert process.returncode == 130, out
+    assert out.rstrip().endswith("mqspec: interrupted") and "Traceback" not in out and "ERROR" not in out, out
+    deadline = time.monotonic() + 10
+    while _processes_marked(marker) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not _processes_marked(marker)
+
+
+def test_plain_pytest_stops_starting_a_shim_that_failed_hello(tmp_path):
+    """Without certify's check before the run: the first scenario says why, the others fail at once, named."""
+    results = tmp_path / "results"
+    process = subprocess.run([sys.executable, "-m", "pytest", "features/clients", "-q", "-p", "no:cacheprovider",
+                              "--client", "true", "--clause", "MS-MQRR:3.1.4.7", "--results", str(results)],
+                             cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert process.returncode == 1, process.stdout[-2000:]
+    cases = list(ElementTree.parse(results / "junit.xml").iter("testcase"))
+    messages = [next(case.iter("error")).get("message") for case in cases]   # a failure in set-up is an error
+    assert len(cases) > 2 and "the client could not be started" in messages[0] and "exit status 0" in messages[0]
+    assert all("not started: this shim failed hello before" in m for m in messages[1:]), messages
+    assert all(("target", "client true") in {(p.get("name"), p.get("value")) for p in case.iter("property")}
+               for case in cases)

@@ -7,13 +7,20 @@ scenario and pointed at the judging server: one this process serves on loopback
 Each scenario begins with the judge's queue manager as at its first start and no
 records.  This conftest's `world` replaces the server scenarios' one for the
 scenarios below this folder.
+
+The shim's standard error of each scenario is kept in the results directory, in
+shims/<test id>.stderr.  A shim that fails hello is not started again: every later
+scenario of that client fails at once with the first reason (`mqspec certify`
+checks each shim before the run, so there it never comes to that).
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -24,6 +31,7 @@ from mqspec.identity import client_target
 from mqspec.steps.client_world import ClientWorld
 
 SHIPPED = [f"{shlex.quote(sys.executable)} -m mqspec.shims.{name}" for name in ("mqrr", "independent")]
+FAILED_HELLO: dict[str, str] = {}   # shim command -> why its hello failed, in this process
 
 
 def client_commands(config) -> list[str]:
@@ -56,13 +64,31 @@ def judge(request):
     judge.close()
 
 
+def stderr_path(request, tmp_path) -> Path:
+    """Where the scenario's shim writes its standard error: the run's results directory, else pytest's tmp_path."""
+    results = os.environ.get("MQSPEC_RESULTS")   # set by the suite's plugin (mqspec/pytest_plugin.py)
+    if not results:
+        return tmp_path / "shim.stderr"
+    folder = Path(results) / "shims"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / (re.sub(r"[^\w.=-]+", "_", request.node.name).strip("_")[:150] + ".stderr")
+
+
 @pytest.fixture(autouse=True)
 def world(judge, client_command, request, tmp_path):
+    if client_command in FAILED_HELLO:
+        request.node.user_properties.append(("target", client_target(client_command)))
+        pytest.fail(f"not started: this shim failed hello before ({FAILED_HELLO[client_command]})", pytrace=False)
     judge.begin_scenario()
+    shim = None
     try:
-        shim = Shim(client_command, stderr_path=tmp_path / "shim.stderr")
+        shim = Shim(client_command, stderr_path=stderr_path(request, tmp_path))
         shim.start(judge.host, judge.port, judge.computer_name)
     except ShimError as error:
+        if shim is not None:
+            shim.close()
+        FAILED_HELLO[client_command] = str(error)
+        request.node.user_properties.append(("target", client_target(client_command)))
         pytest.fail(f"the client could not be started: {error}", pytrace=False)
     request.node.user_properties.append(("target", client_target(shim.name)))
     world = ClientWorld(judge, shim, node=request.node)
