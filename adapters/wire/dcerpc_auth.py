@@ -14,9 +14,10 @@ offered): the one its bind starts.  The legs:
                      (a NegTokenInit whose first mechanism is not NTLM gets accept-incomplete without a token,
                      and the client sends NEGOTIATE in an alter_context first: two more legs)
 
-The NTLM messages are impacket's structures, the keys and signatures impacket's
-functions (NTOWFv2, SIGNKEY, SEALKEY, MAC); the server side of the exchange
-(challenge, NTLMv2 proof, key exchange, MIC) is assembled here from them.  Only
+The NTLM messages are impacket's structures and NTOWFv2 impacket's function; the server
+side of the exchange (challenge, NTLMv2 proof, key exchange, MIC) is assembled here from
+them.  The per-PDU signatures and sealing are ntlm_security's (C crypto underneath: that is
+what a sealed call costs, once per PDU, where the handshake runs once per connection).  Only
 NTLMv2 with extended session security is accepted; NTLMv1, LM and anonymous
 logons are refused.  SPNEGO's first token is parsed by impacket; its later tokens
 (a client's mechListMIC, the server's accept-completed with a MIC) by the small DER
@@ -48,11 +49,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from Cryptodome.Cipher import ARC4
 from impacket import ntlm
 from impacket.spnego import SPNEGO_NegTokenInit, SPNEGO_NegTokenResp, TypesMech, asn1encode
 
 from mqspec.protocol.hresult import RpcStatus
+
+from .ntlm_security import Direction, rc4k
 
 SPNEGO, WINNT = 9, 10                          # [MS-RPCE] 2.2.1.1.7 auth_type
 CONNECT, CALL, PKT, INTEGRITY, PRIVACY = 2, 3, 4, 5, 6   # [MS-RPCE] 2.2.1.1.8 auth_level
@@ -126,24 +128,6 @@ def _filetime() -> bytes:
     return struct.pack("<q", FILETIME_EPOCH + int(time.time() * 10_000_000))
 
 
-class _Direction:
-    """One direction's NTLM session security: signing key, RC4 state, sequence number ([MS-NLMP] 3.4)."""
-    __slots__ = ("flags", "seal_key", "seq", "sign_key", "rc4")
-
-    def __init__(self, flags: int, sign_key: bytes, seal_key: bytes) -> None:
-        self.flags, self.sign_key, self.seal_key, self.seq = flags, sign_key, seal_key, 0
-        self.rc4 = ARC4.new(seal_key).encrypt
-
-    def token(self, message: bytes) -> bytes:
-        """The signature of `message` at this direction's next number ([MS-NLMP] 3.4.4.2)."""
-        signature = ntlm.MAC(self.flags, self.rc4, self.sign_key, self.seq, message).getData()
-        self.seq += 1
-        return signature
-
-    def restart_rc4(self) -> None:
-        self.rc4 = ARC4.new(self.seal_key).encrypt
-
-
 class Ntlm:
     """The server side of one NTLM exchange, then its per-message security ([MS-NLMP] 3.2.5, 3.4)."""
 
@@ -153,8 +137,8 @@ class Ntlm:
         self.server_challenge = secrets.token_bytes(8)
         self.flags = 0
         self.mic_present = False                # the AUTHENTICATE_MESSAGE carried its own MIC (MsvAvFlags 0x2)
-        self.client: _Direction | None = None   # client -> server
-        self.server: _Direction | None = None   # server -> client
+        self.client: Direction | None = None    # client -> server
+        self.server: Direction | None = None    # server -> client
 
     def challenge(self, negotiate: bytes) -> bytes:
         """The CHALLENGE_MESSAGE answering a NEGOTIATE_MESSAGE ([MS-NLMP] 3.2.5.1.1)."""
@@ -234,7 +218,7 @@ class Ntlm:
                                                                  | ntlm.NTLMSSP_NEGOTIATE_SEAL):
             if len(encrypted_key) != 16:
                 raise AuthFailure("NTLM: key exchange without an EncryptedRandomSessionKey", status=ACCESS_DENIED)
-            exported = ARC4.new(base_key).decrypt(encrypted_key)
+            exported = rc4k(base_key, encrypted_key)
         else:
             exported = base_key
         pairs = _av_pairs(blob[28:])
@@ -251,10 +235,7 @@ class Ntlm:
         if level >= PRIVACY and not flags & ntlm.NTLMSSP_NEGOTIATE_SEAL:
             raise AuthFailure("NTLM: privacy asked for, sealing not negotiated", status=SEC_PKG_ERROR)
         self.flags = flags
-        self.client = _Direction(flags, ntlm.SIGNKEY(flags, exported, "Client"), ntlm.SEALKEY(flags, exported,
-                                                                                               "Client"))
-        self.server = _Direction(flags, ntlm.SIGNKEY(flags, exported, "Server"), ntlm.SEALKEY(flags, exported,
-                                                                                               "Server"))
+        self.client, self.server = Direction(flags, exported, "Client"), Direction(flags, exported, "Server")
         return user, domain
 
 
