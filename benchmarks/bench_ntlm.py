@@ -78,15 +78,14 @@ def sealing(seconds: float) -> None:
     for size in (288, 5792):
         header, body, trailer = os.urandom(24), os.urandom(size), os.urandom(8)
 
-        def direct():
-            sealed = direction.rc4(body)
-            return sealed, direction.token(header + body + trailer)
+        def direct(header=header, body=body, trailer=trailer):
+            return direction.rc4(body), direction.token(header + body + trailer)
 
-        def impacket_seal():
+        def impacket_seal(header=header, body=body, trailer=trailer):
             return ntlm.SEAL(flags, direction.sign_key, direction.seal_key, header + body + trailer, body, 5,
                              impacket_rc4)
 
-        def pyspnego_iov():
+        def pyspnego_iov(header=header, body=body, trailer=trailer):
             return client.wrap_iov([(BufferType.sign_only, header), body, (BufferType.sign_only, trailer),
                                     BufferType.header])
 

@@ -37,7 +37,7 @@ import struct
 from cryptography.hazmat.decrepit.ciphers.algorithms import ARC4
 from cryptography.hazmat.primitives.ciphers import Cipher
 
-KEY_EXCH, ESS = 0x40000000, 0x00080000          # [MS-NLMP] 2.2.2.5 NTLMSSP_NEGOTIATE_KEY_EXCH, _EXTENDED_SESSIONSECURITY
+KEY_EXCH = 0x40000000                           # [MS-NLMP] 2.2.2.5 NTLMSSP_NEGOTIATE_KEY_EXCH
 NEGOTIATE_128, NEGOTIATE_56 = 0x20000000, 0x80000000
 TOKEN = 16                                      # [MS-NLMP] 2.2.2.9.1 NTLMSSP_MESSAGE_SIGNATURE
 WINNT = 10                                      # [MS-RPCE] 2.2.1.1.7 RPC_C_AUTHN_WINNT
@@ -112,11 +112,11 @@ class NtlmSession:
     CONTEXT_ID = 7    # auth_context_id: any number, the same on every PDU of the connection
 
     def __init__(self, credentials, host: str = "unspecified") -> None:
-        import spnego   # only an authenticating client needs it
+        import spnego  # only an authenticating client needs it
         self.level = LEVELS[credentials.auth_level]
         user = f"{credentials.domain}\\{credentials.user}" if credentials.domain else credentials.user
-        self.context = spnego.client(user, ntlm_secret(credentials.password, credentials.lm_hash,
-                                                       credentials.nt_hash), hostname=host, service="host", protocol="ntlm",
+        secret = ntlm_secret(credentials.password, credentials.lm_hash, credentials.nt_hash)
+        self.context = spnego.client(user, secret, hostname=host, service="host", protocol="ntlm",
                                      options=spnego.NegotiateOptions.use_ntlm,
                                      context_req=spnego.ContextReq.integrity | spnego.ContextReq.confidentiality
                                      | spnego.ContextReq.replay_detect | spnego.ContextReq.sequence_detect)
