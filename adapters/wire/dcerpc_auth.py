@@ -17,8 +17,8 @@ offered): the one its bind starts.  The legs:
 The NTLM messages are read and written here with struct (impacket's Structures cost
 milliseconds a handshake, on the event loop, and the suite opens thousands of connections),
 with impacket's constants and NTOWFv2; the server side of the exchange (challenge, NTLMv2
-proof, key exchange, MIC) is assembled here from them.  The per-PDU signatures and sealing are ntlm_security's (C crypto underneath: that is
-what a sealed call costs, once per PDU, where the handshake runs once per connection).  Only
+proof, key exchange, MIC) is assembled here from them.  The per-PDU signatures and sealing
+are ntlm_security's (C crypto underneath: that is what a sealed call costs).  Only
 NTLMv2 with extended session security is accepted; NTLMv1, LM and anonymous
 logons are refused.  SPNEGO's first token is parsed by impacket; its later tokens
 (a client's mechListMIC, the server's accept-completed with a MIC) by the small DER
@@ -168,8 +168,8 @@ class Ntlm:
             (ntlm.NTLMSSP_AV_HOSTNAME, name), (ntlm.NTLMSSP_AV_DOMAINNAME, name), (ntlm.NTLMSSP_AV_DNS_HOSTNAME, name),
             (ntlm.NTLMSSP_AV_DNS_DOMAINNAME, name), (ntlm.NTLMSSP_AV_TIME, _filetime()), (ntlm.NTLMSSP_AV_EOL, b"")))
         # [MS-NLMP] 2.2.1.2 CHALLENGE_MESSAGE: TargetName and TargetInfo after the 56-byte header; 2.2.2.10 Version
-        header = SIGNATURE + struct.pack("<IHHII8s8sHHI", 2, len(name), len(name), 56, self.flags, self.server_challenge,
-                                         bytes(8), len(pairs), len(pairs), 56 + len(name))
+        header = SIGNATURE + struct.pack("<IHHII8s8sHHI", 2, len(name), len(name), 56, self.flags,
+                                         self.server_challenge, bytes(8), len(pairs), len(pairs), 56 + len(name))
         version = struct.pack("<BBH3sB", 10, 0, 20348, b"\0\0\0", 15)
         self.negotiate, self.challenge_message = bytes(negotiate), header + version + name + pairs
         return self.challenge_message
