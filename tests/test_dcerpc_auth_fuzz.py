@@ -24,7 +24,7 @@ from impacket import ntlm
 from mqspec.adapters.wire.dcerpc_client import Credentials, read_pdu
 from mqspec.adapters.wire.dcerpc_auth import Users
 from mqspec.adapters.wire.dcerpc_server import DceRpcServer
-from mqspec.adapters.wire.dcerpc_probe import NtlmSession
+from mqspec.adapters.wire.ntlm_security import NtlmSession
 from tests.scapy_rpc import call as scapy_call
 from tests.test_dcerpc_auth import PASSWORD, UUID, Echo, impacket_dce
 from tests.test_dcerpc_server import NDR20, abstract
@@ -126,7 +126,7 @@ def replay(port: int, pdus: list[bytes]) -> None:
 
 
 class LiveSession:
-    """A real NTLM handshake on a raw socket (the probe's NtlmSession), then signed or sealed requests."""
+    """A real NTLM handshake on a raw socket (the suite client's NtlmSession), then signed or sealed requests."""
 
     def __init__(self, port: int, level: str) -> None:
         self.session = NtlmSession(Credentials(user="alice", password=PASSWORD, auth_level=level))

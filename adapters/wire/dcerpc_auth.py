@@ -14,9 +14,11 @@ offered): the one its bind starts.  The legs:
                      (a NegTokenInit whose first mechanism is not NTLM gets accept-incomplete without a token,
                      and the client sends NEGOTIATE in an alter_context first: two more legs)
 
-The NTLM messages are impacket's structures, the keys and signatures impacket's
-functions (NTOWFv2, SIGNKEY, SEALKEY, MAC); the server side of the exchange
-(challenge, NTLMv2 proof, key exchange, MIC) is assembled here from them.  Only
+The NTLM messages are read and written here with struct (impacket's Structures cost
+milliseconds a handshake, on the event loop, and the suite opens thousands of connections),
+with impacket's constants and NTOWFv2; the server side of the exchange (challenge, NTLMv2
+proof, key exchange, MIC) is assembled here from them.  The per-PDU signatures and sealing
+are ntlm_security's (C crypto underneath: that is what a sealed call costs).  Only
 NTLMv2 with extended session security is accepted; NTLMv1, LM and anonymous
 logons are refused.  SPNEGO's first token is parsed by impacket; its later tokens
 (a client's mechListMIC, the server's accept-completed with a MIC) by the small DER
@@ -48,11 +50,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from Cryptodome.Cipher import ARC4
 from impacket import ntlm
 from impacket.spnego import SPNEGO_NegTokenInit, SPNEGO_NegTokenResp, TypesMech, asn1encode
 
 from mqspec.protocol.hresult import RpcStatus
+
+from .ntlm_security import Direction, rc4k
 
 SPNEGO, WINNT = 9, 10                          # [MS-RPCE] 2.2.1.1.7 auth_type
 CONNECT, CALL, PKT, INTEGRITY, PRIVACY = 2, 3, 4, 5, 6   # [MS-RPCE] 2.2.1.1.8 auth_level
@@ -66,6 +69,8 @@ NTLM_OID = TypesMech["NTLMSSP - Microsoft NTLM Security Support Provider"]
 MIC_PRESENT = 0x2                               # [MS-NLMP] 2.2.2.1 MsvAvFlags
 FILETIME_EPOCH = 116444736000000000             # 1601-01-01 to 1970-01-01 in 100 ns units
 REQUIRED = ntlm.NTLMSSP_NEGOTIATE_EXTENDED_SESSIONSECURITY
+SIGNATURE = b"NTLMSSP\0"                         # [MS-NLMP] 2.2.1
+_U32 = struct.Struct("<I")
 
 
 class AuthFailure(Exception):
@@ -126,24 +131,6 @@ def _filetime() -> bytes:
     return struct.pack("<q", FILETIME_EPOCH + int(time.time() * 10_000_000))
 
 
-class _Direction:
-    """One direction's NTLM session security: signing key, RC4 state, sequence number ([MS-NLMP] 3.4)."""
-    __slots__ = ("flags", "seal_key", "seq", "sign_key", "rc4")
-
-    def __init__(self, flags: int, sign_key: bytes, seal_key: bytes) -> None:
-        self.flags, self.sign_key, self.seal_key, self.seq = flags, sign_key, seal_key, 0
-        self.rc4 = ARC4.new(seal_key).encrypt
-
-    def token(self, message: bytes) -> bytes:
-        """The signature of `message` at this direction's next number ([MS-NLMP] 3.4.4.2)."""
-        signature = ntlm.MAC(self.flags, self.rc4, self.sign_key, self.seq, message).getData()
-        self.seq += 1
-        return signature
-
-    def restart_rc4(self) -> None:
-        self.rc4 = ARC4.new(self.seal_key).encrypt
-
-
 class Ntlm:
     """The server side of one NTLM exchange, then its per-message security ([MS-NLMP] 3.2.5, 3.4)."""
 
@@ -153,19 +140,15 @@ class Ntlm:
         self.server_challenge = secrets.token_bytes(8)
         self.flags = 0
         self.mic_present = False                # the AUTHENTICATE_MESSAGE carried its own MIC (MsvAvFlags 0x2)
-        self.client: _Direction | None = None   # client -> server
-        self.server: _Direction | None = None   # server -> client
+        self.client: Direction | None = None    # client -> server
+        self.server: Direction | None = None    # server -> client
 
     def challenge(self, negotiate: bytes) -> bytes:
         """The CHALLENGE_MESSAGE answering a NEGOTIATE_MESSAGE ([MS-NLMP] 3.2.5.1.1)."""
-        try:
-            message = ntlm.NTLMAuthNegotiate()
-            message.fromString(negotiate)
-            if negotiate[:8] != b"NTLMSSP\0" or struct.unpack_from("<I", negotiate, 8)[0] != 1:
-                raise ValueError("not a NEGOTIATE_MESSAGE")
-            asked = message["flags"]
-        except Exception as error:  # noqa: BLE001 - impacket's parser raises any kind on malformed input
-            raise AuthFailure(f"NTLM: malformed NEGOTIATE_MESSAGE ({type(error).__name__})", nak=0) from None
+        # [MS-NLMP] 2.2.1.1: signature, type 1, flags, then two field descriptors: 32 bytes at least
+        if len(negotiate) < 32 or negotiate[:8] != SIGNATURE or _U32.unpack_from(negotiate, 8)[0] != 1:
+            raise AuthFailure("NTLM: malformed NEGOTIATE_MESSAGE (not a NEGOTIATE_MESSAGE)", nak=0)
+        asked = _U32.unpack_from(negotiate, 12)[0]
         if not asked & REQUIRED:
             raise AuthFailure("NTLM: the client does not offer extended session security (NTLMv1 is refused)",
                               nak=0)
@@ -179,39 +162,30 @@ class Ntlm:
                              | ntlm.NTLMSSP_TARGET_TYPE_SERVER | ntlm.NTLMSSP_NEGOTIATE_NTLM
                              | ntlm.NTLMSSP_REQUEST_TARGET)
         name = self.computer_name.encode("utf-16le")
-        pairs = ntlm.AV_PAIRS()
-        pairs[ntlm.NTLMSSP_AV_HOSTNAME] = pairs[ntlm.NTLMSSP_AV_DNS_HOSTNAME] = name       # [MS-NLMP] 2.2.2.1
-        pairs[ntlm.NTLMSSP_AV_DOMAINNAME] = pairs[ntlm.NTLMSSP_AV_DNS_DOMAINNAME] = name   # a standalone server
-        pairs[ntlm.NTLMSSP_AV_TIME] = _filetime()     # without it a client sends no MIC ([MS-NLMP] 3.1.5.1.2)
-        reply = ntlm.NTLMAuthChallenge()
-        reply["flags"] = self.flags
-        reply["challenge"] = self.server_challenge
-        reply["domain_name"] = name
-        reply["domain_len"] = reply["domain_max_len"] = len(name)
-        reply["domain_offset"] = 56
-        reply["TargetInfoFields"] = pairs
-        reply["TargetInfoFields_len"] = reply["TargetInfoFields_max_len"] = len(pairs)
-        reply["TargetInfoFields_offset"] = 56 + len(name)
-        reply["Version"] = struct.pack("<BBH3sB", 10, 0, 20348, b"\0\0\0", 15)   # [MS-NLMP] 2.2.2.10
-        reply["VersionLen"] = 8
-        self.negotiate, self.challenge_message = bytes(negotiate), reply.getData()
+        # [MS-NLMP] 2.2.2.1 AV_PAIRs: the names (a standalone server is its own domain), the time (without it a
+        # client sends no MIC, 3.1.5.1.2), MsvAvEOL
+        pairs = b"".join(struct.pack("<HH", av_id, len(value)) + value for av_id, value in (
+            (ntlm.NTLMSSP_AV_HOSTNAME, name), (ntlm.NTLMSSP_AV_DOMAINNAME, name), (ntlm.NTLMSSP_AV_DNS_HOSTNAME, name),
+            (ntlm.NTLMSSP_AV_DNS_DOMAINNAME, name), (ntlm.NTLMSSP_AV_TIME, _filetime()), (ntlm.NTLMSSP_AV_EOL, b"")))
+        # [MS-NLMP] 2.2.1.2 CHALLENGE_MESSAGE: TargetName and TargetInfo after the 56-byte header; 2.2.2.10 Version
+        header = SIGNATURE + struct.pack("<IHHII8s8sHHI", 2, len(name), len(name), 56, self.flags,
+                                         self.server_challenge, bytes(8), len(pairs), len(pairs), 56 + len(name))
+        version = struct.pack("<BBH3sB", 10, 0, 20348, b"\0\0\0", 15)
+        self.negotiate, self.challenge_message = bytes(negotiate), header + version + name + pairs
         return self.challenge_message
 
     def authenticate(self, message: bytes, level: int) -> tuple[str, str]:
         """Check an AUTHENTICATE_MESSAGE ([MS-NLMP] 3.2.5.1.2, 3.3.2) and derive the session keys; returns
         (user, domain).  AuthFailure when it does not prove a known account's password."""
         try:
-            parsed = ntlm.NTLMAuthChallengeResponse()
-            parsed.fromString(message)
-            if message[:8] != b"NTLMSSP\0" or struct.unpack_from("<I", message, 8)[0] != 3:
+            # [MS-NLMP] 2.2.1.3: signature, type 3, six field descriptors, the flags: 64 bytes at least
+            if len(message) < 64 or message[:8] != SIGNATURE or _U32.unpack_from(message, 8)[0] != 3:
                 raise ValueError("not an AUTHENTICATE_MESSAGE")
-            flags = struct.unpack_from("<I", message, 60)[0]
+            flags = _U32.unpack_from(message, 60)[0]
             encoding = "utf-16le" if flags & ntlm.NTLMSSP_NEGOTIATE_UNICODE else "cp437"
-            user, domain = parsed["user_name"].decode(encoding), parsed["domain_name"].decode(encoding)
-            response = bytes(parsed["ntlm"])
-            key_length, _, key_offset = struct.unpack_from("<HHI", message, 52)
-            encrypted_key = message[key_offset:key_offset + key_length]
-        except Exception as error:  # noqa: BLE001 - impacket's parser raises any kind on malformed input
+            user, domain = _field(message, 36).decode(encoding), _field(message, 28).decode(encoding)
+            response, encrypted_key = _field(message, 20), _field(message, 52)   # NtChallengeResponse, the key
+        except ValueError as error:   # UnicodeDecodeError too
             raise AuthFailure(f"NTLM: malformed AUTHENTICATE_MESSAGE ({type(error).__name__})",
                               status=ACCESS_DENIED) from None
         if not user and len(response) == 0:
@@ -234,7 +208,7 @@ class Ntlm:
                                                                  | ntlm.NTLMSSP_NEGOTIATE_SEAL):
             if len(encrypted_key) != 16:
                 raise AuthFailure("NTLM: key exchange without an EncryptedRandomSessionKey", status=ACCESS_DENIED)
-            exported = ARC4.new(base_key).decrypt(encrypted_key)
+            exported = rc4k(base_key, encrypted_key)
         else:
             exported = base_key
         pairs = _av_pairs(blob[28:])
@@ -251,11 +225,17 @@ class Ntlm:
         if level >= PRIVACY and not flags & ntlm.NTLMSSP_NEGOTIATE_SEAL:
             raise AuthFailure("NTLM: privacy asked for, sealing not negotiated", status=SEC_PKG_ERROR)
         self.flags = flags
-        self.client = _Direction(flags, ntlm.SIGNKEY(flags, exported, "Client"), ntlm.SEALKEY(flags, exported,
-                                                                                               "Client"))
-        self.server = _Direction(flags, ntlm.SIGNKEY(flags, exported, "Server"), ntlm.SEALKEY(flags, exported,
-                                                                                               "Server"))
+        self.client, self.server = Direction(flags, exported, "Client"), Direction(flags, exported, "Server")
         return user, domain
+
+
+def _field(message: bytes, at: int) -> bytes:
+    """The payload a field descriptor (Len, MaxLen, BufferOffset) at `at` points to ([MS-NLMP] 2.2.1.3);
+    ValueError when it runs past the message."""
+    length, _, offset = struct.unpack_from("<HHI", message, at)
+    if offset + length > len(message):
+        raise ValueError("a field runs past the message")
+    return message[offset:offset + length]
 
 
 def _av_pairs(data: bytes) -> dict[int, bytes]:

@@ -1,4 +1,4 @@
-"""Client connections to one RPC interface, all in one association group (impacket underneath).
+"""Client connections to one RPC interface, all in one association group, at any authentication level.
 
 Theory of operation
 -------------------
@@ -8,17 +8,17 @@ server.  A connection-oriented RPC connection carries one call at a time, so a
 `Pool` keeps as many connections as there are calls in flight, and binds every
 one of them into the association group of the first ([C706] 12.4: context
 handles belong to the association group, so a handle opened on one connection
-is good on all of them).  impacket's client offers no way to name the group in
-its bind; `_Transport` writes the group id into the bind PDU it sends
-(assoc_group_id, [C706] 12.6.4.3) and reads the one the bind_ack hands back.
-It also keeps the status of a fault PDU, which impacket turns into an exception
-text, so a refused call comes back as its status.
+is good on all of them): the bind names the group (assoc_group_id, [C706]
+12.6.4.3) and the bind_ack hands it back.
 
-impacket binds every connection and carries every call of an authenticated
-one (signing, sealing).  A connection without authentication carries its calls
-on a lean path of its own (`_Connection.call`): request PDUs built with struct,
-fragmented to the server's max_recv_frag, response fragments read back whole;
-impacket's per-PDU structure objects cost more than the server's whole call.
+Every PDU is built with struct and read back whole: a bind of one presentation
+context, then requests fragmented to the server's max_recv_frag, response
+fragments gathered to the last.  An authenticated connection (a user, and a level
+above none) binds with NTLM and signs or seals every fragment through
+ntlm_security.NtlmSession (pyspnego's handshake, C crypto per PDU): impacket's
+client built a Structure per PDU and per signature, which cost five times the
+call itself.  A fault comes back as its status; a response whose verifier does
+not verify as RPC_S_SEC_PKG_ERROR, its connection dropped.
 
 `Pool.call(opnum, stub, timeout)` returns (status, stub): status None and the
 response stub, or the fault status and b"" (`Pool.start` sends now and waits
@@ -35,29 +35,32 @@ import select
 import socket
 import struct
 import threading
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-
-from impacket.dcerpc.v5 import rpcrt, transport as impacket_transport
-from impacket.dcerpc.v5.rpcrt import DCERPCException
 
 from mqspec.protocol.hresult import RpcStatus
 
 from .capture import WireCapture
+from .ntlm_security import NtlmSession, VerifierError
 
 NDR20 = ("8a885d04-1ceb-11c9-9fe8-08002b104860", "2.0")
 NDR64 = ("71710533-beba-4937-8319-b5dbef9ccc36", "1.0")
-AUTH_LEVELS = {"none": rpcrt.RPC_C_AUTHN_LEVEL_NONE, "connect": rpcrt.RPC_C_AUTHN_LEVEL_CONNECT,
-               "integrity": rpcrt.RPC_C_AUTHN_LEVEL_PKT_INTEGRITY, "privacy": rpcrt.RPC_C_AUTHN_LEVEL_PKT_PRIVACY}
-_REQUEST, _RESPONSE, _FAULT, _BIND, _BIND_ACK, _ALTER_CONTEXT = 0, 2, 3, 11, 12, 14   # [C706] 12.6.4 PTYPE
+SEC_PKG_ERROR = 0x721                         # RPC_S_SEC_PKG_ERROR: a verifier that does not verify
+MAX_FRAG = 5840                               # what this client offers to send and receive ([C706] 12.6.4.3)
+_REQUEST, _RESPONSE, _FAULT, _BIND, _BIND_ACK, _BIND_NAK = 0, 2, 3, 11, 12, 13   # [C706] 12.6.4 PTYPE
 _FIRST, _LAST = 0x01, 0x02                    # [C706] 12.6.3.1 PFC_FIRST_FRAG, PFC_LAST_FRAG
-_ASSOC_GROUP = struct.Struct("<I")
-_FRAG_LENGTH = struct.Struct("<H")
-_MAX_XMIT = struct.Struct("<H")
-_REQUEST_HEADER = struct.Struct("<BBBB4sHHIIHH")   # [C706] 12.6.4.9 request PDU, little-endian NDR
+_U32 = struct.Struct("<I")
+_U16 = struct.Struct("<H")
+_HEADER = struct.Struct("<BBBB4sHHI")         # [C706] 12.6.3.1 common header, little-endian NDR
 _DREP = b"\x10\x00\x00\x00"
-_HEADER = 16
+_HEADER_SIZE = 16
 _BODY = 24                                    # header plus alloc_hint, p_cont_id, opnum / cancel_count
+NAK_REASONS = {0: "reason not specified", 1: "temporary congestion", 2: "local limit exceeded",
+               4: "protocol version not supported", 8: "authentication type not recognized",
+               9: "invalid checksum"}         # [C706] 12.6.3.4, [MS-RPCE] 2.2.2.5
+CONTEXT_REASONS = {0: "reason not specified", 1: "abstract syntax not supported",
+                   2: "proposed transfer syntaxes not supported", 3: "local limit exceeded"}   # [C706] 12.6.3.3
 
 
 class ConnectError(OSError):
@@ -71,109 +74,75 @@ class Credentials:
     password: str = ""
     lm_hash: str = ""
     nt_hash: str = ""
-    auth_level: str = "none"   # a key of AUTH_LEVELS
+    auth_level: str = "none"   # none, connect, integrity or privacy
+
+    @property
+    def authenticates(self) -> bool:
+        return bool(self.user) and self.auth_level != "none"
 
 
-class _Transport(impacket_transport.TCPTransport):
-    """ncacn_ip_tcp that binds into a chosen association group and remembers fault statuses."""
-
-    def __init__(self, host: str, port: int, assoc_group: int, tap=None) -> None:
-        super().__init__(host, port)
-        self.assoc_group = assoc_group
-        self.tap = tap   # tap(direction, data): what goes out and comes in, for a WireCapture
-        self.fault: int | None = None
-        self.max_xmit_frag = 4280   # [C706] 12.6.4.3: what the server's bind_ack says it can receive
-        self._pending = b""   # bytes of the fragment being received
-
-    def send(self, data, forceWriteAndx=0, forceRecv=0):
-        if len(data) >= 24 and data[2] in (_BIND, _ALTER_CONTEXT) and self.assoc_group:
-            data = data[:20] + _ASSOC_GROUP.pack(self.assoc_group) + data[24:]  # [C706] 12.6.4.3 assoc_group_id
-        self.fault = None
-        if self.tap is not None:
-            self.tap("out", data)
-        return super().send(data, forceWriteAndx, forceRecv)
-
-    def recv(self, forceRecv=0, count=0):
-        data = super().recv(forceRecv, count)
-        self._pending += data
-        while len(self._pending) >= 10:
-            length = _FRAG_LENGTH.unpack_from(self._pending, 8)[0]
-            if length < 16 or len(self._pending) < length:
-                break
-            fragment, self._pending = self._pending[:length], self._pending[length:]
-            if self.tap is not None:
-                self.tap("in", fragment)
-            if fragment[2] == _BIND_ACK and length >= 24:
-                self.assoc_group = _ASSOC_GROUP.unpack_from(fragment, 20)[0]
-                self.max_xmit_frag = _MAX_XMIT.unpack_from(fragment, 18)[0]   # the server's max_recv_frag
-            elif fragment[2] == _FAULT and length >= 28:
-                self.fault = _ASSOC_GROUP.unpack_from(fragment, 24)[0]   # [C706] 12.6.4.7 status
-        return data
+def _syntax(name: str, version: str) -> bytes:
+    major, _, minor = version.partition(".")
+    return uuid.UUID(name).bytes_le + struct.pack("<HH", int(major), int(minor or 0))
 
 
 class _Connection:
-    def __init__(self, transport: _Transport, dce, lean: bool) -> None:
-        self.transport, self.dce, self.lean = transport, dce, lean
+    """One bound connection: its socket, its NTLM session (None unauthenticated), what the server receives."""
+
+    def __init__(self, sock: socket.socket, session: NtlmSession | None, max_xmit_frag: int, tap=None) -> None:
+        self.sock, self.session, self.max_xmit_frag = sock, session, max_xmit_frag
+        self.tap = tap   # tap(direction, data): what goes out and comes in, for a WireCapture
         self.call_id = 1000
 
     def socket(self) -> socket.socket:
-        return self.transport.get_socket()
+        return self.sock
 
     def call(self, opnum: int, stub: bytes) -> tuple[int | None, bytes]:
-        """One call: (None, response stub) or (fault status, b""); OSError when the connection breaks."""
+        """One call: (None, response stub) or (fault status, b""); OSError when the connection breaks,
+        VerifierError when a response does not verify."""
         self.send(opnum, stub)
         return self.answer()
 
     def send(self, opnum: int, stub: bytes) -> None:
         """The request of one call, written whole; OSError when the connection breaks."""
-        if not self.lean:
-            try:
-                self.dce.call(opnum, stub)
-            except DCERPCException:
-                raise OSError("the connection broke while sending the call") from None
-            return
-        sock, self.call_id = self.socket(), self.call_id + 1
-        room = max(8, (self.transport.max_xmit_frag - _BODY) & ~7)
+        session, self.call_id = self.session, self.call_id + 1
+        room = session.room(self.max_xmit_frag) if session else max(8, (self.max_xmit_frag - _BODY) & ~7)
         chunks = [stub[at:at + room] for at in range(0, len(stub), room)] or [b""]
         parts = []
         for index, chunk in enumerate(chunks):
             flags = (_FIRST if index == 0 else 0) | (_LAST if index == len(chunks) - 1 else 0)
-            parts.append(_REQUEST_HEADER.pack(5, 0, _REQUEST, flags, _DREP, _BODY + len(chunk), 0, self.call_id,
-                                              len(stub) - index * room, 0, opnum) + chunk)
+            hint = len(stub) - index * room
+            if session:
+                parts.append(session.request(self.call_id, 0, opnum, chunk, flags, hint))
+            else:
+                parts.append(_HEADER.pack(5, 0, _REQUEST, flags, _DREP, _BODY + len(chunk), 0, self.call_id)
+                             + struct.pack("<IHH", hint, 0, opnum) + chunk)
         data = b"".join(parts)
-        if self.transport.tap is not None:
-            self.transport.tap("out", data)
-        sock.sendall(data)
+        if self.tap is not None:
+            self.tap("out", data)
+        self.sock.sendall(data)
 
     def answer(self) -> tuple[int | None, bytes]:
         """The answer to the call sent: (None, response stub) or (fault status, b""); OSError when the connection
-        breaks."""
-        if not self.lean:
-            try:
-                return None, self.dce.recv()
-            except DCERPCException:
-                if self.transport.fault is None:
-                    raise OSError("the connection broke during the call") from None
-                return self.transport.fault, b""
-        sock = self.socket()
-        answer = []
+        breaks, VerifierError when a response does not verify."""
+        session, answer = self.session, []
         while True:
-            fragment = read_pdu(sock)
-            if self.transport.tap is not None:
-                self.transport.tap("in", fragment)
+            fragment = read_pdu(self.sock)
+            if self.tap is not None:
+                self.tap("in", fragment)
             if fragment[2] == _FAULT:
-                return _ASSOC_GROUP.unpack_from(fragment, 24)[0], b""   # [C706] 12.6.4.7 status
+                return _U32.unpack_from(fragment, 24)[0], b""   # [C706] 12.6.4.7 status
             if fragment[2] != _RESPONSE:
                 raise OSError(f"the server answered with a PDU of type {fragment[2]}")
-            answer.append(fragment[_BODY:])
+            answer.append(session.stub(fragment) if session else fragment[_BODY:])
             if fragment[3] & _LAST:
                 return None, b"".join(answer)
 
 
 def read_pdu(sock: socket.socket) -> bytes:
     """One whole PDU from a raw connection: its 16-byte header, then the rest frag_length says."""
-    header = receive_exactly(sock, _HEADER)
-    return header + receive_exactly(sock, _FRAG_LENGTH.unpack_from(header, 8)[0] - _HEADER)
+    header = receive_exactly(sock, _HEADER_SIZE)
+    return header + receive_exactly(sock, _U16.unpack_from(header, 8)[0] - _HEADER_SIZE)
 
 
 def receive_exactly(sock: socket.socket, count: int) -> bytes:
@@ -184,6 +153,15 @@ def receive_exactly(sock: socket.socket, count: int) -> bytes:
             raise OSError("the server closed the connection")
         data += chunk
     return bytes(data)
+
+
+def _bind_result(ack: bytes) -> tuple[int, int]:
+    """(result, reason) of the one presentation context a bind_ack answers ([C706] 12.6.4.4)."""
+    position = 26 + _U16.unpack_from(ack, 24)[0]   # after the secondary address
+    position += -position % 4                      # the result list is 4-aligned
+    if ack[position] < 1:
+        raise OSError("the bind_ack answers no presentation context")
+    return struct.unpack_from("<HH", ack, position + 4)
 
 
 class Pool:
@@ -201,34 +179,55 @@ class Pool:
         self._closed = False
 
     def _connect(self) -> _Connection:
-        tap = None
-        if self.capture is not None:
-            tap = functools.partial(self.capture.tap, self.capture.connection())
-        transport = _Transport(self.host, self.port, self.assoc_group, tap)
-        transport.set_connect_timeout(self.connect_timeout)
-        creds = self.credentials
-        if creds.user:
-            transport.set_credentials(creds.user, creds.password, creds.domain, creds.lm_hash, creds.nt_hash)
-        dce = transport.get_dce_rpc()
-        if creds.user:
-            dce.set_auth_level(AUTH_LEVELS[creds.auth_level])
         where = f"{self.host}:{self.port}"
         try:
-            dce.connect()
-        except (DCERPCException, OSError) as error:
-            raise ConnectError(f"cannot connect to {where}: {_reason(error)}") from None
-        # an auth3 is never answered: without this the first request waits for its ACK (Nagle, delayed ACK: 40 ms)
-        transport.get_socket().setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            session = NtlmSession(self.credentials, self.host) if self.credentials.authenticates else None
+        except ValueError as error:   # a hash that is not one
+            raise ConnectError(f"cannot authenticate to {where}: {error}") from None
         try:
-            dce.bind(rpcrt.uuidtup_to_bin((self.interface[0], self.interface[1])),
-                     transfer_syntax=NDR64 if self.ndr64 else NDR20)
-        except (DCERPCException, OSError) as error:
-            transport.disconnect()
-            raise ConnectError(f"{where} refused a bind to interface {self.interface[0]} "
-                               f"v{self.interface[1]}: {_reason(error)}") from None
+            sock = socket.create_connection((self.host, self.port), timeout=self.connect_timeout)
+        except OSError as error:
+            raise ConnectError(f"cannot connect to {where}: {error.strerror or error}") from None
+        # an auth3 is never answered: without this the first request waits for its ACK (Nagle, delayed ACK: 40 ms)
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        try:
+            return self._bind(sock, session)
+        except (OSError, ValueError) as error:
+            sock.close()
+            raise ConnectError(f"{where} refused a bind to interface {self.interface[0]} v{self.interface[1]}: "
+                               f"{error}") from None
+
+    def _bind(self, sock: socket.socket, session: NtlmSession | None) -> _Connection:
+        """Bind the interface on `sock` in this pool's association group, authenticating as the credentials say
+        ([C706] 12.6.4.3; [MS-RPCE] 3.3.1.5.2.1); OSError or ValueError saying why not."""
+        body = struct.pack("<HHIBBH", MAX_FRAG, MAX_FRAG, self.assoc_group, 1, 0, 0) + struct.pack("<HBB", 0, 1, 0)
+        body += _syntax(*self.interface) + _syntax(*(NDR64 if self.ndr64 else NDR20))
+        tap = None if self.capture is None else functools.partial(self.capture.tap, self.capture.connection())
+        bind = (session.bind(body) if session else
+                _HEADER.pack(5, 0, _BIND, _FIRST | _LAST, _DREP, _HEADER_SIZE + len(body), 0, 1) + body)
+        if tap is not None:
+            tap("out", bind)
+        sock.sendall(bind)
+        ack = read_pdu(sock)
+        if tap is not None:
+            tap("in", ack)
+        if ack[2] == _BIND_NAK:
+            reason = _U16.unpack_from(ack, 16)[0]
+            raise OSError(f"bind_nak, reason {reason} ({NAK_REASONS.get(reason, 'unknown')})")
+        if ack[2] != _BIND_ACK:
+            raise OSError(f"the bind was answered with a PDU of type {ack[2]}")
+        result, reason = _bind_result(ack)
+        if result != 0:
+            raise OSError(f"the presentation context was rejected, reason {reason} "
+                          f"({CONTEXT_REASONS.get(reason, 'unknown')})")
+        if session:
+            auth3 = session.auth3(ack)
+            if tap is not None:
+                tap("out", auth3)
+            sock.sendall(auth3)
         if not self.assoc_group:
-            self.assoc_group = transport.assoc_group
-        return _Connection(transport, dce, lean=not creds.user)
+            self.assoc_group = _U32.unpack_from(ack, 20)[0]
+        return _Connection(sock, session, _U16.unpack_from(ack, 18)[0], tap)   # the server's max_recv_frag
 
     def acquire(self) -> _Connection:
         with self._lock:
@@ -276,6 +275,9 @@ class Pool:
         def answer() -> tuple[int | None, bytes]:
             try:
                 result = connection.answer()
+            except VerifierError:
+                self.release(connection, broken=True)
+                return SEC_PKG_ERROR, b""         # the response cannot be trusted, nor the connection's stream
             except OSError:
                 self.release(connection, broken=True)
                 return RpcStatus.RPC_S_CALL_FAILED, b""   # the connection broke during the call
@@ -311,7 +313,3 @@ def _close(connection: _Connection, abrupt: bool) -> None:
         sock.shutdown(socket.SHUT_RDWR)   # wakes a thread blocked in recv on it
     sock.close()
 
-
-def _reason(error: BaseException) -> str:
-    text = str(error).strip() or type(error).__name__
-    return text.replace("Could not connect: ", "").splitlines()[0]

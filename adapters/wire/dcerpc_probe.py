@@ -1,6 +1,6 @@
 """Bind probes: a fresh TCP connection, a bind PDU with the presentation contexts a test chooses.
 
-impacket's client proposes one context with one transfer syntax; MS-MQRR 2.2 asks a
+The suite's client proposes one context with one transfer syntax; MS-MQRR 2.2 asks a
 server to offer NDR 2.0 and NDR64 and to negotiate between them, which only a bind
 that proposes several can show.  `probe_bind` writes that bind itself ([C706]
 12.6.4.3, p_cont_list), reads the bind_ack's p_result_list (or a bind_nak), and,
@@ -17,6 +17,7 @@ import uuid
 from dataclasses import dataclass
 
 from .dcerpc_client import read_pdu
+from .ntlm_security import NtlmSession
 
 NDR20 = ("8a885d04-1ceb-11c9-9fe8-08002b104860", 2, 0)
 NDR64 = ("71710533-beba-4937-8319-b5dbef9ccc36", 1, 0)
@@ -93,71 +94,3 @@ def probe_bind(host: str, port: int, interface: tuple[str, int, int], contexts, 
                 server_port = struct.unpack_from("<I", stub, 0)[0]
         return BindProbe(tuple(results), server_port=server_port)
 
-
-class NtlmSession:
-    """The client side of NTLM on a raw connection ([MS-RPCE] 3.3.1.5.2, [MS-NLMP] 3.4), with impacket's NTLM
-    functions: the bind's NEGOTIATE, the auth3's AUTHENTICATE, then requests signed (integrity) or sealed
-    (privacy) and responses opened, at the level of `credentials`."""
-
-    LEVELS = {"connect": 2, "integrity": 5, "privacy": 6}
-    CONTEXT_ID = 7
-
-    def __init__(self, credentials) -> None:
-        from impacket import ntlm
-        self.ntlm, self.credentials = ntlm, credentials
-        self.level = self.LEVELS[credentials.auth_level]
-        self.negotiate = ntlm.getNTLMSSPType1("", "", signingRequired=True, use_ntlmv2=True)
-        self.seq = self.server_seq = 0
-
-    def _trailer(self, pad: int) -> bytes:
-        return struct.pack("<BBBBI", 10, self.level, pad, 0, self.CONTEXT_ID)   # [MS-RPCE] 2.2.2.11, WINNT
-
-    def bind(self, body: bytes) -> bytes:
-        token = self.negotiate.getData()
-        return (_HEADER.pack(5, 0, _BIND, 0x03, _DREP, 16 + len(body) + 8 + len(token), len(token), 1) + body
-                + self._trailer(0) + token)
-
-    def auth3(self, bind_ack: bytes) -> bytes:
-        from Cryptodome.Cipher import ARC4
-        ntlm, creds = self.ntlm, self.credentials
-        auth_length = struct.unpack_from("<H", bind_ack, 10)[0]
-        authenticate, key = ntlm.getNTLMSSPType3(self.negotiate, bind_ack[len(bind_ack) - auth_length:], creds.user,
-                                                 creds.password, creds.domain, creds.lm_hash, creds.nt_hash,
-                                                 use_ntlmv2=True)
-        self.flags = authenticate["flags"]
-        self.sign_key, self.server_sign_key = ntlm.SIGNKEY(self.flags, key), ntlm.SIGNKEY(self.flags, key, "Server")
-        self.rc4 = ARC4.new(ntlm.SEALKEY(self.flags, key)).encrypt
-        self.server_rc4 = ARC4.new(ntlm.SEALKEY(self.flags, key, "Server")).encrypt
-        token = authenticate.getData()
-        return (_HEADER.pack(5, 0, 16, 0x03, _DREP, 16 + 4 + 8 + len(token), len(token), 1) + b"    "
-                + self._trailer(0) + token)   # [MS-RPCE] 2.2.2.10 rpc_auth_3: 4 pad octets, then the verifier
-
-    def request(self, call_id: int, p_cont_id: int, opnum: int, stub: bytes) -> bytes:
-        """One request PDU at the session's level (connect: no verifier, [MS-RPCE] 3.3.1.5.4)."""
-        if self.level < 5:
-            return _HEADER.pack(5, 0, _REQUEST, 0x03, _DREP, 24 + len(stub), 0, call_id) + struct.pack(
-                "<IHH", len(stub), p_cont_id, opnum) + stub
-        pad = -len(stub) % 16
-        body = stub + bytes(pad)
-        head = _HEADER.pack(5, 0, _REQUEST, 0x03, _DREP, 24 + len(body) + 8 + 16, 16, call_id) + struct.pack(
-            "<IHH", len(stub), p_cont_id, opnum)
-        trailer = self._trailer(pad)
-        message = head + body + trailer               # NTLM signs the whole PDU but its token ([MS-NLMP] 3.4.6.1)
-        if self.level == 6:
-            sealed, signature = self.ntlm.SEAL(self.flags, self.sign_key, None, message, body, self.seq, self.rc4)
-            pdu = head + sealed + trailer + signature.getData()
-        else:
-            pdu = message + self.ntlm.SIGN(self.flags, self.sign_key, message, self.seq, self.rc4).getData()
-        self.seq += 1
-        return pdu
-
-    def stub(self, response: bytes) -> bytes:
-        """A response's stub (unsealed at privacy; its padding dropped)."""
-        auth_length = struct.unpack_from("<H", response, 10)[0]
-        if not auth_length:
-            return response[24:]
-        start = len(response) - auth_length - 8
-        body, pad = response[24:start], response[start + 2]
-        if self.level == 6:
-            body = self.server_rc4(body)
-        return body[:len(body) - pad]
