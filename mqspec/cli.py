@@ -682,11 +682,11 @@ def _serve(args) -> int:
            f"{', '.join(sorted(served.control.operators))}" if users else "no authentication")
     what = "judging clients with" if args.judge else "serving"
     mqqb = f", MS-MQQB sessions on {args.host}:{served.mqqb.port}" if served.mqqb is not None else ""
-    print(f"mqspec: {what} {url} over MS-MQRR on {args.host}:{served.port}, {how}{mqqb}, in real time "
-          "(Ctrl-C stops)", file=sys.stderr, flush=True)
     log.watch(served)
-    try:
-        served.server.serve_forever()   # until Ctrl-C (SIGINT) or SIGTERM
+    try:   # the start line once the signals are caught: a SIGTERM sent on reading it stops the server cleanly
+        served.server.serve_forever(ready=lambda: print(
+            f"mqspec: {what} {url} over MS-MQRR on {args.host}:{served.port}, {how}{mqqb}, in real time "
+            "(Ctrl-C stops)", file=sys.stderr, flush=True))   # until Ctrl-C (SIGINT) or SIGTERM
     finally:
         log.stop(served)   # the summary of the last minute
         served.stop()

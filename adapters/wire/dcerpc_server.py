@@ -343,15 +343,18 @@ class DceRpcServer:
         with self._lock:
             return list(self._threads) + list(self._exited)
 
-    def serve_forever(self) -> None:
-        """Serve until stopped or until SIGINT or SIGTERM (from the main thread).  The signals only raise a flag:
-        an exception raised inside Event.wait can leave the event's lock held, and stop() would then hang on it."""
+    def serve_forever(self, ready=None) -> None:
+        """Serve until stopped or until SIGINT or SIGTERM (from the main thread), calling `ready()` once the signals
+        are caught.  The signals only raise a flag: an exception raised inside Event.wait can leave the event's lock
+        held, and stop() would then hang on it."""
         if self._listener is None:
             self.start()
         asked: list[int] = []
         previous = {number: signal.signal(number, lambda number, frame: asked.append(number))
                     for number in (signal.SIGINT, signal.SIGTERM)}
         try:
+            if ready is not None:
+                ready()
             while not asked and not self._stopped.is_set():
                 time.sleep(0.2)
         finally:
