@@ -6,10 +6,11 @@ A rule of client_rules.py often checks more than one thing: an End names its Sta
 the handle and by the dwRequestId; a handle is non-NULL, came from an open, is not closed
 and belongs to the call's association.  A wrong client that breaks one of them proves
 that one only, so every condition is listed here under its rule's sentence, named
-`rule:condition` (the rule by its function's name), and every one is broken alone by a wrong client of mqspec.shims.wrong
-(whose `breaks` names the conditions it breaks): tests/test_client_suite.py checks that
-each condition has one and that each is caught.  A condition no client can break on the
-wire is in UNBREAKABLE with the reason, as equivalent mutants are.
+`rule:condition` (the rule by its function's name), and every one is broken alone by a
+wrong client of mqspec.shims.wrong (whose `breaks` names the conditions it breaks):
+tests/test_client_suite.py checks that each condition has one and that each is caught.  A
+condition no client can break on the wire is in UNBREAKABLE with the reason, as equivalent
+mutants are.
 """
 
 from __future__ import annotations
