@@ -49,6 +49,8 @@ CAPABILITIES = {
     "identities": "as_identity(name, level) is a client that calls as another of the target's identities, at an RPC "
                   "authentication level (over DCE/RPC: the credentials of a second account); create_queue takes an "
                   "owner and an access list naming them",
+    "anonymous": "as_anonymous() is a client whose calls carry no security context (Anonymous Logon), and the target "
+                 "takes such calls beside its accounts' (mqspec serve --users --auth-level none)",
     "judge": "the server records every RemoteRead call a client makes and answers chosen calls with faults "
              "(mqspec serve --judge): what certifying a client needs",
 }
@@ -300,6 +302,11 @@ class Target(ABC):
         """A client of the same queue manager calling as identity `name`, authenticated at `auth_level` (connect,
         integrity or privacy), with a connection of its own (identities)."""
         raise TargetCapabilityError(self.name, "identities")
+
+    def as_anonymous(self) -> "Target":
+        """A client of the same queue manager whose calls carry no security context (Anonymous Logon: D-81), on a
+        target that takes such calls beside its accounts' (anonymous), with a connection of its own."""
+        raise TargetCapabilityError(self.name, "anonymous")
 
     def elapse(self, ms: int) -> None:
         """Let `ms` milliseconds pass on the target's clock; due timers fire (virtual_time)."""

@@ -94,10 +94,11 @@ def test_every_scenario_gets_the_same_verdict_over_the_wire(tmp_path):
 @pytest.mark.timeout(2400)
 def test_every_scenario_gets_the_same_verdict_authenticated_at_privacy(tmp_path):
     """The client's authenticated path (NTLM through impacket, packet privacy: every request sealed and signed)
-    against `mqspec serve --users`: every scenario gets the verdict it gets in process, and so the verdict it gets
+    against `mqspec serve --users --auth-level none` (accounts, and calls with no security context taken too):
+    every scenario gets the verdict it gets in process, and so the verdict it gets
     unauthenticated, but for the scenarios of two identities, which run (and pass) only here."""
     (tmp_path / "users").write_text("alice:Passw0rd!\nbob:S3cond!\n", encoding="utf-8")
-    with served(options=("--users", str(tmp_path / "users"))) as url:
+    with served(options=("--users", str(tmp_path / "users"), "--auth-level", "none")) as url:   # and anonymous
         here, there = compare(tmp_path / "results", url + "?user=alice&password=Passw0rd!&second_user=bob&"
                               "second_password=S3cond!&auth=privacy")
     identity_scenarios = _with_clauses(tmp_path / "results", IDENTITY_CLAUSES)

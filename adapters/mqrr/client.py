@@ -338,6 +338,12 @@ class MqrrTarget(Target):
         options = dict(self._options, credentials=account)
         return MqrrTarget(self.host, self.port, **options, _control=self._control, _identity=self._identity)
 
+    def as_anonymous(self) -> "MqrrTarget":
+        if "anonymous" not in self.capabilities:
+            raise TargetCapabilityError(self.name, "anonymous")
+        options = dict(self._options, credentials=Credentials())   # binds with no authentication at all
+        return MqrrTarget(self.host, self.port, **options, _control=self._control, _identity=self._identity)
+
     def drop(self) -> None:
         self._rr.close(abrupt=True)
         self._await_rundown()
