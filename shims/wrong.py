@@ -4,7 +4,8 @@ Each variant is mqspec's own client (shims/mqrr.py) with one plausible misreadin
 of one client clause of MS-MQRR, made at one of the client's seams: `clause` is the
 clause it misreads, `breaks` the conditions of the client rules it breaks
 (steps/client_conditions.py).  The first ones here were written one per clause; those
-of shims/wrong_conditions.py break the other conditions of the rules, one each.  The
+of shims/wrong_conditions.py and shims/wrong_sequences.py break the other conditions of
+the rules, one each.  The
 suite must fail at least one scenario for every variant (tests/test_client_suite.py
 proves it, names the scenarios that caught each, and checks that every condition of
 every rule has a variant); a variant it passes shows a client clause the scenarios
@@ -21,6 +22,7 @@ from mqspec.protocol.hresult import HRESULT
 
 from .mqrr import VERSION, OpenQueue, Refused, RemoteReadClient, main
 from .wrong_conditions import VARIANTS as CONDITION_VARIANTS
+from .wrong_sequences import VARIANTS as SEQUENCE_VARIANTS
 
 
 class ReceiveNeverEnded(RemoteReadClient):
@@ -233,7 +235,7 @@ VARIANTS = {
     "new-client-id-per-open": NewClientIdPerOpen, "workgroup-inverted": WorkgroupInverted,
     "failed-cursor-kept": FailedCursorKept, "no-access-check": NoAccessCheck,
     "wrong-acknowledgement-class": WrongAcknowledgementClass, "non-transactional-end": NonTransactionalEnd,
-    **CONDITION_VARIANTS,   # one condition of one rule each (steps/client_conditions.py)
+    **CONDITION_VARIANTS, **SEQUENCE_VARIANTS,   # one condition of one rule each (steps/client_conditions.py)
 }
 
 
