@@ -49,6 +49,10 @@ CAPABILITIES = {
     "identities": "as_identity(name, level) is a client that calls as another of the target's identities, at an RPC "
                   "authentication level (over DCE/RPC: the credentials of a second account); create_queue takes an "
                   "owner and an access list naming them",
+    "authentication": "offender(level) is one connection authenticated with the target's account at an RPC level "
+                      "(none: unauthenticated), whose requests can be altered after signing or replayed, and whose "
+                      "responses are kept as they came (adapters/wire/dcerpc_offending.py): a server with accounts "
+                      "(mqrr://...?user=...&password=...)",
     "anonymous": "as_anonymous() is a client whose calls carry no security context (Anonymous Logon), and the target "
                  "takes such calls beside its accounts' (mqspec serve --users --auth-level none)",
     "judge": "the server records every RemoteRead call a client makes and answers chosen calls with faults "
@@ -307,6 +311,11 @@ class Target(ABC):
         """A client of the same queue manager whose calls carry no security context (Anonymous Logon: D-81), on a
         target that takes such calls beside its accounts' (anonymous), with a connection of its own."""
         raise TargetCapabilityError(self.name, "anonymous")
+
+    def offender(self, auth_level: str):
+        """One connection to the target's RemoteRead interface, authenticated with the target's account at
+        `auth_level` (none, connect, integrity, privacy), that can send offending requests (authentication)."""
+        raise TargetCapabilityError(self.name, "authentication")
 
     def elapse(self, ms: int) -> None:
         """Let `ms` milliseconds pass on the target's clock; due timers fire (virtual_time)."""

@@ -28,6 +28,8 @@ WIRE_ONLY = ("not run: needs rpc", "not run: needs port_conflict")  # a listener
 IN_PROCESS_ONLY = "not run: needs null_references"
 IDENTITIES = "not run: needs identities"           # a server that authenticates nobody has none
 IDENTITY_CLAUSES = {"MS-MQRR:2.1:03", "MS-MQRR:3.1.4.2:09"}
+# RPC security (MS-MQRR 2.1:05 - :08): only a server with accounts, and for :05 only one that refuses anonymous calls
+UNAUTHENTICATED = ("not run: needs authentication", "not run: needs a target that demands an authentication level")
 
 
 def _verdicts(results: Path) -> dict[str, dict[str, tuple[str, str]]]:
@@ -64,8 +66,8 @@ def compare(results: Path, url: str, without_identities: bool = False):
         other = there[name]
         if verdict == other:
             continue
-        if verdict[1].startswith(WIRE_ONLY) and other[0] == "passed":
-            continue   # an IDL or transport rule: it runs, and passes, only where there is an RPC layer
+        if verdict[1].startswith(WIRE_ONLY) and (other[0] == "passed" or other[1].startswith(UNAUTHENTICATED)):
+            continue   # an IDL, transport or RPC security rule: it runs, and passes, only where there is an RPC layer
         if other[1].startswith(IN_PROCESS_ONLY) and verdict[0] == "passed":
             continue   # a NULL [ref] pointer: only a caller without an RPC stub can pass one
         if without_identities and other[1].startswith(IDENTITIES) and verdict[0] == "passed":

@@ -1,0 +1,84 @@
+"""Offending requests on an authenticated connection: what MS-RPCE makes a server refuse, as the suite sends it.
+
+Theory of operation
+-------------------
+An `Offender` is one connection of a Pool (dcerpc_client.py: impacket binds it, then signs
+and seals its requests at the credentials' level) whose transport is watched: every PDU
+sent and received is kept as it went on the wire.  So a request can go out with one octet
+of its verifier's checksum altered after it was signed ([MS-RPCE] 3.3.1.5.2.2, [MS-NLMP]
+3.4.4: the signature no longer matches), the last request can be sent again byte for byte
+(its sequence number replayed, [MS-NLMP] 3.4.4), and a response's octets on the wire can be
+compared with the stub impacket unsealed and verified from them ([MS-RPCE] 2.2.2.11 at
+packet privacy).  A refusal is a fault PDU's status or the connection closed (CLOSED).
+"""
+
+from __future__ import annotations
+
+import struct
+
+from .dcerpc_client import Credentials, Pool
+
+CLOSED = -1                       # the server closed the connection instead of answering
+_REQUEST, _FAULT = 0, 3           # [C706] 12.6.4 PTYPE
+_AUTH_LENGTH = struct.Struct("<H")
+_STATUS = struct.Struct("<I")
+_CHECKSUM_OCTET = -12             # [MS-NLMP] 2.2.2.9.1: version (4), checksum (8), seqnum (4): a checksum octet
+
+
+class Offender:
+    """One authenticated connection to `interface` whose requests can be altered or replayed."""
+
+    def __init__(self, host: str, port: int, interface: tuple[str, str], credentials: Credentials) -> None:
+        self.pool = Pool(host, port, interface, credentials=credentials)
+        self.connection = self.pool.acquire()
+        self.sent: list[bytes] = []
+        self.received: list[bytes] = []
+        self._alter = False
+        transport = self.connection.transport
+        send, recv = transport.send, transport.recv
+
+        def watched_send(data, *args, **kwargs):
+            data = bytes(data)
+            if self._alter and data[2] == _REQUEST:
+                self._alter = False
+                at = len(data) + _CHECKSUM_OCTET
+                data = data[:at] + bytes([data[at] ^ 0xFF]) + data[at + 1:]
+            self.sent.append(data)
+            return send(data, *args, **kwargs)
+
+        def watched_recv(*args, **kwargs):
+            data = recv(*args, **kwargs)
+            self.received.append(bytes(data or b""))
+            return data
+
+        transport.send, transport.recv = watched_send, watched_recv
+
+    def call(self, opnum: int, stub: bytes, *, alter: bool = False) -> tuple[int | None, bytes]:
+        """(None, the response stub), (fault status, b"") or (CLOSED, b""); `alter`: the request's verifier
+        is changed after signing."""
+        self._alter = alter
+        try:
+            return self.connection.call(opnum, stub)
+        except OSError:
+            return CLOSED, b""
+
+    def replay(self) -> int | None:
+        """The last request sent again as it went: None if the server answered it, its fault status, or CLOSED."""
+        request = next(pdu for pdu in reversed(self.sent) if pdu[2] == _REQUEST)
+        transport = self.connection.transport
+        try:
+            transport.send(request)
+            answer = transport.recv()
+        except OSError:
+            return CLOSED
+        if not answer:
+            return CLOSED
+        return _STATUS.unpack_from(answer, 24)[0] if answer[2] == _FAULT else None
+
+    def last_response(self) -> tuple[bytes, int]:
+        """The last PDU received as it came (header, body, verifier), and its auth_length."""
+        pdu = self.received[-1]
+        return pdu, _AUTH_LENGTH.unpack_from(pdu, 10)[0]
+
+    def close(self) -> None:
+        self.pool.close(abrupt=True)
