@@ -65,6 +65,12 @@ def caller_alters(world: World):
     _answer(world, status)
 
 
+@when("the caller calls R_GetServerPort signed at the sequence number after the next")
+def caller_skips(world: World):
+    status, _ = world.notes["offender"].call(GET_SERVER_PORT, encode_request(GET_SERVER_PORT, {}), skip=True)
+    _answer(world, status)
+
+
 @when("the caller sends its last request again, octet for octet")
 def caller_replays(world: World):
     _answer(world, world.notes["offender"].replay())

@@ -7,7 +7,8 @@ and seals its requests at the credentials' level) whose transport is watched: ev
 sent and received is kept as it went on the wire.  So a request can go out with one octet
 of its verifier's checksum altered after it was signed ([MS-RPCE] 3.3.1.5.2.2, [MS-NLMP]
 3.4.4: the signature no longer matches), the last request can be sent again byte for byte
-(its sequence number replayed, [MS-NLMP] 3.4.4), and a response's octets on the wire can be
+(its sequence number replayed, [MS-NLMP] 3.4.4) or a request be signed at a number skipped
+ahead, and a response's octets on the wire can be
 compared with the stub impacket unsealed and verified from them ([MS-RPCE] 2.2.2.11 at
 packet privacy).  A refusal is a fault PDU's status or the connection closed (CLOSED).
 """
@@ -53,10 +54,13 @@ class Offender:
 
         transport.send, transport.recv = watched_send, watched_recv
 
-    def call(self, opnum: int, stub: bytes, *, alter: bool = False) -> tuple[int | None, bytes]:
+    def call(self, opnum: int, stub: bytes, *, alter: bool = False, skip: bool = False) -> tuple[int | None, bytes]:
         """(None, the response stub), (fault status, b"") or (CLOSED, b""); `alter`: the request's verifier
-        is changed after signing."""
+        is changed after signing; `skip`: the request is signed, rightly, at the sequence number after the one
+        it should carry (impacket's own counter moved on by one)."""
         self._alter = alter
+        if skip:
+            self.connection.dce._DCERPC_v5__sequence += 1   # impacket signs with this number, then counts on
         try:
             return self.connection.call(opnum, stub)
         except OSError:

@@ -45,3 +45,16 @@ Feature: MS-MQRR 2.1 Transport: RPC security
       | level     |
       | integrity |
       | privacy   |
+
+  @clause:MS-MQRR:2.1:08
+  Scenario Outline: A request signed at a sequence number skipped ahead is refused at <level>
+    Given the target authenticates its callers over DCE/RPC
+    When a caller at <level> calls R_GetServerPort
+    Then the call is answered
+    When the caller calls R_GetServerPort signed at the sequence number after the next
+    Then the call is refused
+
+    Examples:
+      | level     |
+      | integrity |
+      | privacy   |
