@@ -64,7 +64,7 @@ SETTLE_MS = 200  # after the target's clock moved, how long what its timers sent
 OS_SERVER_CLASS = 0x0200  # MS-MQQB 2.2.3.1 OperatingSystem.OS
 FORCED_FIELDS = ("DM", "LabelLength", "MessageSize", "ExtensionSize", "EncryptionKeySize", "DQ Count", "AQ Count",
                  "RQ Count", "DataLength", "HTTPBodySize", "MsgBodyOffset", "QT", "HH", "MQ", "trailing bytes")
-PACKET_FIELDS = ("DQ", "AQ", "RQ", "TH", "FA", "EB", "AH", "SID", "SenderCert", "HashAlgorithm",
+PACKET_FIELDS = ("DQ", "AQ", "RQ", "TH", "FA", "CG", "EB", "AH", "SID", "SenderCert", "HashAlgorithm",
                  "EncryptionAlgorithm", "BodyType", "ApplicationTag", "Extension") + FORCED_FIELDS
 SRMP_ENVELOPE = '<se:Envelope xmlns:se="http://schemas.xmlsoap.org/soap/envelope/"><se:Body/></se:Envelope>'
 
@@ -245,7 +245,8 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
         sender_certificate=packet_fields.get("SenderCert", "").encode(),
         body_type=number(packet_fields.get("BodyType", "0")),
         application_tag=number(packet_fields.get("ApplicationTag", "0")),
-        extension=packet_fields.get("Extension", "").encode())
+        extension=packet_fields.get("Extension", "").encode(),
+        connector_guid=bytes(range(0xC0, 0xD0)) if packet_fields.get("CG") == "1" else b"")
     if "HashAlgorithm" in packet_fields:
         out.hash_algorithm = number(packet_fields["HashAlgorithm"])
     if "EncryptionAlgorithm" in packet_fields:
