@@ -1774,6 +1774,19 @@ _ENTRIES += (   # reference/transactions.py
       "after 0xFFFFF transactions), so MS-MQMQ:2.2.20.5:01 leaves the length of the cycle free")),
 )
 
+_ENTRIES += (   # reference/security.py (issue 22's mutation run over the new modules)
+    ("reference/security.py", "core/ReplaceTrueWithFalse", "@dataclass(frozen=True)", "@dataclass(frozen=False)",
+     ("frozen only forbids assigning a field and makes the instances hashable: nothing in reference/ or adapters/ "
+      "assigns a field of a Caller or of a QueueSecurity (each is made whole, by the adapters' calling_as, "
+      "as_identity, as_anonymous and by QueueSecurity.from_plain), and none is hashed (no set or dict holds one; "
+      "a queue keeps its QueueSecurity in an attribute of adm.Queue, a plain class)")),
+    ("reference/security.py", "core/NumberReplacer",
+     "auth_level: int = 6               # RPC_C_AUTHN_LEVEL_PKT_PRIVACY",
+     "auth_level: int = 7               # RPC_C_AUTHN_LEVEL_PKT_PRIVACY",
+     ("the default is never taken: every Caller is made with both fields (in_process.py's first client at 6, "
+      "as_identity at its level, as_anonymous at 1, calling_as from the RPC layer's (account, level) pair)")),
+)
+
 _ENTRIES += (
     ("reference/adm.py", "*", "return INFINITE if self.quota == INFINITE else self.quota * 1024", "*",
      "Queue.quota_bytes() is called nowhere: Enqueue Message computes quota * 1024 itself"),
