@@ -266,6 +266,12 @@ def peer_sends(world, remote, label, alias):
     _send(world, remote, label, alias, {})
 
 
+@when(phrase('"{remote}" sends the prepared message "{label}" to "{alias}" {count:d} times'))
+def peer_sends_repeatedly(world, remote, label, alias, count):
+    for _ in range(min(count, 1000)):   # bounded: a scenario's own figure
+        _send(world, remote, label, alias, {})
+
+
 @given(phrase('"{remote}" sends the prepared message "{label}" to "{alias}" with packet fields:'))
 @when(phrase('"{remote}" sends the prepared message "{label}" to "{alias}" with packet fields:'))
 def peer_sends_with(world, remote, label, alias, datatable):
@@ -374,6 +380,19 @@ def session_acknowledgments(world, remote, count, numbers):
         named |= {first + bit for bit in range(32) if flags >> bit & 1}
     expected = _recoverable_numbers(numbers)
     assert named == expected, f"the SessionAcks name the recoverable messages {sorted(named)}, expected {sorted(expected)}"
+
+
+@then(phrase('"{remote}" received at once a SessionAck naming the recoverable messages 1 to {last:d}'))
+def immediate_session_ack(world, remote, last):
+    """MS-MQQB 3.1.5.8.7 (D-78): once RecoverableMsgAckFlags' 32 bits are all unacknowledged, the next recoverable
+    packet brings a SessionAck at once, before any timer: read without letting the target's clock move."""
+    peer = _peer(world, remote)
+    peer.collect(SETTLE_MS, move_clock=False)
+    acks = [packet for packet in peer.received if packet.kind == "SessionAck" and packet.session == "own"]
+    assert acks, f"{remote!r} received no SessionAck before any time passed"
+    first, flags = acks[0].fields[1], acks[0].fields[2]
+    named = [first + bit for bit in range(32) if flags >> bit & 1]
+    assert named == list(range(1, last + 1)), f"the first SessionAck names the recoverable messages {named}"
 
 
 @then(phrase('every session acknowledgment "{remote}" received counts the packets the target sent it and has a '
