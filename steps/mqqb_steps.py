@@ -266,6 +266,17 @@ def peer_sends(world, remote, label, alias):
     _send(world, remote, label, alias, {})
 
 
+@when(phrase('"{remote}" closes the sessions the target opened to it'))
+def peer_closes_target_sessions(world, remote):
+    """MS-MQQB 3.1.7.3: the transports of the sessions the target opened (D-76 new-session) go away; under D-76
+    same-session there are none."""
+    peer = _peer(world, remote)
+    peer.collect(0, move_clock=False)
+    for connection, _ in peer.opened_by_target:
+        connection.close()
+    peer.opened_by_target = []
+
+
 @when(phrase('"{remote}" sends the prepared message "{label}" to "{alias}" {count:d} times'))
 def peer_sends_repeatedly(world, remote, label, alias, count):
     for _ in range(min(count, 1000)):   # bounded: a scenario's own figure

@@ -1774,6 +1774,16 @@ _ENTRIES += (   # reference/transactions.py
       "after 0xFFFFF transactions), so MS-MQMQ:2.2.20.5:01 leaves the length of the cycle free")),
 )
 
+_ENTRIES += (   # reference/mqqb_arrival.py (issue 22's mutation run over the new modules)
+    ("reference/mqqb_arrival.py", "core/ZeroIterationForLoop",
+     "for sessions in (self.sessions, self.initiated):", "for sessions in []:",
+     ("a closed session left in the lists: `sessions` is read only through a filter on state OPEN (the session "
+      "a FinalAck goes on), and `initiated` is filled only under D-76's new-session reading, not the reference's "
+      "(same-session); under new-session the closed session would be reused and the FinalAck lost, which the "
+      "scenario 'Once a session the target opened to deliver FinalAcks is closed, the next FinalAck still comes' "
+      "catches (it fails with `reference?readings=D-76:new-session` and this change)")),
+)
+
 _ENTRIES += (   # reference/security.py (issue 22's mutation run over the new modules)
     ("reference/security.py", "core/ReplaceTrueWithFalse", "@dataclass(frozen=True)", "@dataclass(frozen=False)",
      ("frozen only forbids assigning a field and makes the instances hashable: nothing in reference/ or adapters/ "
