@@ -1790,9 +1790,7 @@ _ENTRIES += (   # reference/security.py (issue 22's mutation run over the new mo
       "assigns a field of a Caller or of a QueueSecurity (each is made whole, by the adapters' calling_as, "
       "as_identity, as_anonymous and by QueueSecurity.from_plain), and none is hashed (no set or dict holds one; "
       "a queue keeps its QueueSecurity in an attribute of adm.Queue, a plain class)")),
-    ("reference/security.py", "core/NumberReplacer",
-     "auth_level: int = 6               # RPC_C_AUTHN_LEVEL_PKT_PRIVACY",
-     "auth_level: int = 7               # RPC_C_AUTHN_LEVEL_PKT_PRIVACY",
+    ("reference/security.py", "*", "auth_level: int = 6               # RPC_C_AUTHN_LEVEL_PKT_PRIVACY", "*",
      ("the default is never taken: every Caller is made with both fields (in_process.py's first client at 6, "
       "as_identity at its level, as_anonymous at 1, calling_as from the RPC layer's (account, level) pair)")),
 )
