@@ -203,7 +203,7 @@ class InProcessTarget(Target):
     name = "reference"
     capabilities = frozenset({"virtual_time", "restart", "list_messages", "drop_connection", "reset",
                               "null_references", "queue_manager_quota", "configure", "mqqb_peer", "identities",
-                              "real_time"})
+                              "anonymous", "real_time"})
 
     def __init__(self, *, store_path: str | None = None, computer_name: str = "mqspec", seed: int | None = 0,
                  queue_manager_quota: int | None = None, send_insecure_nacks: bool = False,
@@ -289,6 +289,10 @@ class InProcessTarget(Target):
             raise ValueError(f"an identity of {', '.join(IDENTITIES)} at {', '.join(LEVELS)}, not {name!r} at "
                              f"{auth_level!r}")
         caller = self._core.impl.security.Caller(name, LEVELS[auth_level])   # as the RPC runtime would pass it
+        return InProcessTarget(send_insecure_nacks=self.send_insecure_nacks, _core=self._core, _caller=caller)
+
+    def as_anonymous(self) -> "InProcessTarget":
+        caller = self._core.impl.security.Caller(None, LEVELS["none"])   # a call with no security context
         return InProcessTarget(send_insecure_nacks=self.send_insecure_nacks, _core=self._core, _caller=caller)
 
     def calling_as(self, caller: tuple[str | None, int] | None) -> "InProcessTarget":

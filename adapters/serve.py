@@ -104,8 +104,10 @@ def serve(target: Target, host: str = "127.0.0.1", port: int = 0, *, log=None, c
     beyond `identity` (D-130)."""
     service = JudgingService if judge else RemoteReadService
     remote_read = service(target, authenticated=users is not None)
-    control = ControlService(target, (target.capabilities & ANNOUNCED) | ({"judge"} if judge else set()),
-                             remote_read, operators=operators_of(users, operators))
+    # anonymous: a server with accounts that also takes calls with no security context (D-81's Anonymous Logon)
+    control = ControlService(target, (target.capabilities & ANNOUNCED) | ({"judge"} if judge else set())
+                             | ({"anonymous"} if users is not None and auth_level <= 1 else set()), remote_read,
+                             operators=operators_of(users, operators))
     port = port or free_sequence(host, tries)
     candidates = [port + attempt * PORT_STEP for attempt in range(tries)]
     for candidate in candidates:

@@ -53,6 +53,12 @@ CAPABILITIES = {
                   "owner and an access list naming them",
     "calls_in_order": "the server takes calls up in the order they arrive, on whichever connection of the association "
                       "(a read sent before a close is waiting when the close runs: D-150)",
+    "authentication": "offender(level) is one connection authenticated with the target's account at an RPC level "
+                      "(none: unauthenticated), whose requests can be altered after signing or replayed, and whose "
+                      "responses are kept as they came (adapters/wire/dcerpc_offending.py): a server with accounts "
+                      "(mqrr://...?user=...&password=...)",
+    "anonymous": "as_anonymous() is a client whose calls carry no security context (Anonymous Logon), and the target "
+                 "takes such calls beside its accounts' (mqspec serve --users --auth-level none)",
     "judge": "the server records every RemoteRead call a client makes and answers chosen calls with faults "
              "(mqspec serve --judge): what certifying a client needs",
 }
@@ -321,6 +327,16 @@ class Target(ABC):
         """A client of the same queue manager calling as identity `name`, authenticated at `auth_level` (connect,
         integrity or privacy), with a connection of its own (identities)."""
         raise TargetCapabilityError(self.name, "identities")
+
+    def as_anonymous(self) -> "Target":
+        """A client of the same queue manager whose calls carry no security context (Anonymous Logon: D-81), on a
+        target that takes such calls beside its accounts' (anonymous), with a connection of its own."""
+        raise TargetCapabilityError(self.name, "anonymous")
+
+    def offender(self, auth_level: str):
+        """One connection to the target's RemoteRead interface, authenticated with the target's account at
+        `auth_level` (none, connect, integrity, privacy), that can send offending requests (authentication)."""
+        raise TargetCapabilityError(self.name, "authentication")
 
     def elapse(self, ms: int) -> None:
         """Let `ms` milliseconds pass on the target's clock; due timers fire (virtual_time)."""

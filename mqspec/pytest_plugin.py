@@ -87,6 +87,7 @@ pytest_plugins = [
     "mqspec.steps.transaction_count_steps",
     "mqspec.steps.private_number_steps",
     "mqspec.steps.identity_steps",
+    "mqspec.steps.rpc_security_steps",
     "mqspec.steps.application_steps",
 ]
 

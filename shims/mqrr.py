@@ -98,7 +98,7 @@ class RemoteReadClient:
     def call(self, method: str, timeout: float | None = CALL_TIMEOUT, **args) -> tuple[int, dict]:
         """(status, outputs): a fault or a thrown HRESULT is the status, the outputs then empty (never used)."""
         opnum = OPNUMS[method]
-        fault, answer = self.pool.call(opnum, encode_request(opnum, args), timeout)
+        fault, answer = self.pool_for(method).call(opnum, self.stub(opnum, args), timeout)
         if fault is not None:
             return fault, {}
         try:
@@ -107,7 +107,13 @@ class RemoteReadClient:
             return error.status, {}
         return out.get("ReturnValue", HRESULT.MQ_OK), out
 
-    # -- the seams a variant of this client changes (shims/wrong.py) ----------------------------------
+    # -- the seams a variant of this client changes (shims/wrong.py, shims/wrong_conditions.py) ---------
+    def pool_for(self, method: str) -> Pool:
+        return self.pool                        # MS-MQRR 2.2.4: one association group, where the handles live
+
+    def stub(self, opnum: int, args: dict) -> bytes:
+        return encode_request(opnum, args)
+
     def open_args(self, format_name: str, access: int, share: int) -> dict:
         try:
             queue_format = from_format_name(format_name)

@@ -52,6 +52,17 @@ def client_as(world: World, which: str, level: str = "privacy") -> ObservedTarge
     return world.clients[name]
 
 
+def anonymous_client(world: World) -> ObservedTarget:
+    """The scenario's client whose calls carry no security context (D-81: Anonymous Logon, not Everyone)."""
+    first = world.clients["first"]
+    for needed in ("identities", "anonymous"):   # no accounts: no list is checked; calls refused below a level
+        if needed not in first.capabilities:
+            world.require(needed)
+    if "no security context" not in world.clients:
+        world.clients["no security context"] = ObservedTarget(first.target.as_anonymous())
+    return world.clients["no security context"]
+
+
 @given(phrase('a queue "{alias}" owned by the {owner} identity with the access list:', owner="first|second"))
 def queue_with_access_list(world: World, alias, owner, datatable):
     """MS-MQDMPR 3.1.1.2: the queue's Security, as the control interface takes it."""
@@ -92,6 +103,11 @@ def open_as(world: World, which, alias, access, handle):
              '"{handle}"', which="first|second", level="connect|integrity|privacy", access=r"\w+"))
 def open_as_at_level(world: World, which, level, alias, access, workgroup, handle):
     _open(world, client_as(world, which, level), alias, access, handle, workgroup)
+
+
+@when(phrase('a caller with no security context opens "{alias}" with {access} as "{handle}"', access=r"\w+"))
+def open_anonymously(world: World, alias, access, handle):
+    _open(world, anonymous_client(world), alias, access, handle, 1)   # fWorkgroup TRUE: it is in no domain
 
 
 @when(phrase('the {which} identity opens "{alias}" for move as "{handle}"', which="first|second"))

@@ -150,6 +150,7 @@ class Outgoing:
     time_to_be_received: int = INFINITE
     sent_time: int = 0
     transaction: tuple | None = None    # (FA, TxSequenceID bytes, TxSequenceNumber, PreviousTxSequenceNumber)
+    connector_guid: bytes = b""         # a transaction's ConnectorQMGuid (CG set), 16 bytes, or none
     encrypted_body: bool = False        # a SecurityHeader with EB and an EncryptionKey
     sender_id: bytes = b""              # a SecurityHeader with ST 1 and this SID, unsigned (MS-MQQB 4.1 FRAME 7)
     sender_certificate: bytes = b""     # a SenderCert in that unsigned SecurityHeader
@@ -221,8 +222,9 @@ def user_message(out: Outgoing) -> bytes:
     if transactional:
         final_ack, sequence_id, number, previous = out.transaction
         # MS-MQMQ 2.2.20.5 FA bit 1, FM bit 2 and LM bit 3 (each message its own transaction), ID bits 4-23
-        extra += struct.pack("<I8sII", (2 if final_ack else 0) | 4 | 8 | (number & 0xFFFFF) << 4, sequence_id,
-                             number, previous)
+        extra += struct.pack("<I8sII", (2 if final_ack else 0) | 4 | 8 | (number & 0xFFFFF) << 4
+                             | (1 if out.connector_guid else 0), sequence_id, number, previous)
+        extra += out.connector_guid             # MS-MQMQ 2.2.20.5 ConnectorQMGuid, present when CG (bit 0) is set
     privacy = privacy_level(out)
     if out.encrypted_body:
         # MS-MQQB 2.4.2 a SIMPLEBLOB as the EncryptionKey; MS-MQMQ 2.2.20.6 EB, DE (default provider), AI

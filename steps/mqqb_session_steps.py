@@ -108,6 +108,14 @@ def no_parameters(world: World, remote):
     assert "ConnectionParameters" not in kinds, f"the target answered ConnectionParameters ({kinds})"
 
 
+@then(phrase('the target answered "{remote}"\'s ConnectionParameters giving WindowSize {window:d}'))
+def parameters_window(world: World, remote, window):
+    """MS-MQQB 3.1.3.2 (SHOULD): an acceptor's WindowSize is 64; 2.2.3.2 ConnectionParameters' last field."""
+    answer = _answer(world, remote, "ConnectionParameters")
+    assert answer is not None, f"the target sent {remote!r} no ConnectionParameters"
+    assert answer.fields[3] == window, f"the target's ConnectionParameters gives WindowSize {answer.fields[3]}"
+
+
 @then(phrase('the target answered "{remote}"\'s ConnectionParameters'))
 def parameters_answered(world: World, remote):
     assert _answer(world, remote, "ConnectionParameters") is not None, \

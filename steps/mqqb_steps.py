@@ -64,7 +64,7 @@ SETTLE_MS = 200  # after the target's clock moved, how long what its timers sent
 OS_SERVER_CLASS = 0x0200  # MS-MQQB 2.2.3.1 OperatingSystem.OS
 FORCED_FIELDS = ("DM", "LabelLength", "MessageSize", "ExtensionSize", "EncryptionKeySize", "DQ Count", "AQ Count",
                  "RQ Count", "DataLength", "HTTPBodySize", "MsgBodyOffset", "QT", "HH", "MQ", "trailing bytes")
-PACKET_FIELDS = ("DQ", "AQ", "RQ", "TH", "FA", "EB", "AH", "SID", "SenderCert", "HashAlgorithm",
+PACKET_FIELDS = ("DQ", "AQ", "RQ", "TH", "FA", "CG", "EB", "AH", "SID", "SenderCert", "HashAlgorithm",
                  "EncryptionAlgorithm", "BodyType", "ApplicationTag", "Extension") + FORCED_FIELDS
 SRMP_ENVELOPE = '<se:Envelope xmlns:se="http://schemas.xmlsoap.org/soap/envelope/"><se:Body/></se:Envelope>'
 
@@ -245,7 +245,8 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
         sender_certificate=packet_fields.get("SenderCert", "").encode(),
         body_type=number(packet_fields.get("BodyType", "0")),
         application_tag=number(packet_fields.get("ApplicationTag", "0")),
-        extension=packet_fields.get("Extension", "").encode())
+        extension=packet_fields.get("Extension", "").encode(),
+        connector_guid=bytes(range(0xC0, 0xD0)) if packet_fields.get("CG") == "1" else b"")
     if "HashAlgorithm" in packet_fields:
         out.hash_algorithm = number(packet_fields["HashAlgorithm"])
     if "EncryptionAlgorithm" in packet_fields:
@@ -263,6 +264,23 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
 @when(phrase('"{remote}" sends the prepared message "{label}" to "{alias}"'))
 def peer_sends(world, remote, label, alias):
     _send(world, remote, label, alias, {})
+
+
+@when(phrase('"{remote}" closes the sessions the target opened to it'))
+def peer_closes_target_sessions(world, remote):
+    """MS-MQQB 3.1.7.3: the transports of the sessions the target opened (D-76 new-session) go away; under D-76
+    same-session there are none."""
+    peer = _peer(world, remote)
+    peer.collect(0, move_clock=False)
+    for connection, _ in peer.opened_by_target:
+        connection.close()
+    peer.opened_by_target = []
+
+
+@when(phrase('"{remote}" sends the prepared message "{label}" to "{alias}" {count:d} times'))
+def peer_sends_repeatedly(world, remote, label, alias, count):
+    for _ in range(min(count, 1000)):   # bounded: a scenario's own figure
+        _send(world, remote, label, alias, {})
 
 
 @given(phrase('"{remote}" sends the prepared message "{label}" to "{alias}" with packet fields:'))
@@ -373,6 +391,19 @@ def session_acknowledgments(world, remote, count, numbers):
         named |= {first + bit for bit in range(32) if flags >> bit & 1}
     expected = _recoverable_numbers(numbers)
     assert named == expected, f"the SessionAcks name the recoverable messages {sorted(named)}, expected {sorted(expected)}"
+
+
+@then(phrase('"{remote}" received at once a SessionAck naming the recoverable messages 1 to {last:d}'))
+def immediate_session_ack(world, remote, last):
+    """MS-MQQB 3.1.5.8.7 (D-78): once RecoverableMsgAckFlags' 32 bits are all unacknowledged, the next recoverable
+    packet brings a SessionAck at once, before any timer: read without letting the target's clock move."""
+    peer = _peer(world, remote)
+    peer.collect(SETTLE_MS, move_clock=False)
+    acks = [packet for packet in peer.received if packet.kind == "SessionAck" and packet.session == "own"]
+    assert acks, f"{remote!r} received no SessionAck before any time passed"
+    first, flags = acks[0].fields[1], acks[0].fields[2]
+    named = [first + bit for bit in range(32) if flags >> bit & 1]
+    assert named == list(range(1, last + 1)), f"the first SessionAck names the recoverable messages {named}"
 
 
 @then(phrase('every session acknowledgment "{remote}" received counts the packets the target sent it and has a '

@@ -37,6 +37,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="mutation testing of reference/ with Cosmic Ray instead of the named variants")
     parser.add_argument("--sample", type=int, metavar="N", help="with --mutants: test N mutants drawn at random")
     parser.add_argument("--seed", type=int, default=0, metavar="S", help="with --sample: the draw's seed")
+    parser.add_argument("--module", action="append", default=[], metavar="NAME",
+                        help="with --mutants: only this module of the core (repeatable, e.g. security; default: "
+                             "the whole core; a resumed run keeps the modules it began with)")
     parser.add_argument("--survivors", action="store_true",
                         help="with --mutants and the --results of an earlier run: judge its surviving mutants that "
                              "nothing explains again, against the suite as it is now (after new scenarios)")
@@ -54,8 +57,8 @@ def strength_command(args: argparse.Namespace) -> int:
             raise StrengthError(f"--test-timeout {args.test_timeout}: needs at least 1 second")
         if args.mutants:
             return _mutants(args)
-        if args.sample is not None or args.survivors:
-            raise StrengthError("--sample and --survivors go with --mutants")
+        if args.sample is not None or args.survivors or args.module:
+            raise StrengthError("--sample, --survivors and --module go with --mutants")
         return _variants(args)
     except StrengthError as error:
         print(f"mqspec: {error}", file=sys.stderr)
@@ -94,8 +97,13 @@ def _mutants(args) -> int:
     if args.variant or args.quick or args.clause:
         from .run import StrengthError
         raise StrengthError("--mutants takes none of --variant, --quick and --clause")
+    from .mutants import CORE
+    unknown = [name for name in args.module if name not in CORE]
+    if unknown:
+        from .run import StrengthError
+        raise StrengthError(f"--module {unknown[0]}: not a module of the core ({', '.join(CORE)})")
     if args.survivors and (args.sample is not None or not args.results):
         from .run import StrengthError
         raise StrengthError("--survivors needs the --results directory of an earlier mutants run, and no --sample")
     return run_mutants(results_directory(args.results), jobs=args.jobs, sample=args.sample, seed=args.seed,
-                       test_timeout=args.test_timeout, survivors=args.survivors)
+                       test_timeout=args.test_timeout, survivors=args.survivors, modules=tuple(args.module))

@@ -1770,6 +1770,27 @@ _ENTRIES += (   # reference/transactions.py
       "after 0xFFFFF transactions), so MS-MQMQ:2.2.20.5:01 leaves the length of the cycle free")),
 )
 
+_ENTRIES += (   # reference/mqqb_arrival.py (issue 22's mutation run over the new modules)
+    ("reference/mqqb_arrival.py", "core/ZeroIterationForLoop",
+     "for sessions in (self.sessions, self.initiated):", "for sessions in []:",
+     ("a closed session left in the lists: `sessions` is read only through a filter on state OPEN (the session "
+      "a FinalAck goes on), and `initiated` is filled only under D-76's new-session reading, not the reference's "
+      "(same-session); under new-session the closed session would be reused and the FinalAck lost, which the "
+      "scenario 'Once a session the target opened to deliver FinalAcks is closed, the next FinalAck still comes' "
+      "catches (it fails with `reference?readings=D-76:new-session` and this change)")),
+)
+
+_ENTRIES += (   # reference/security.py (issue 22's mutation run over the new modules)
+    ("reference/security.py", "core/ReplaceTrueWithFalse", "@dataclass(frozen=True)", "@dataclass(frozen=False)",
+     ("frozen only forbids assigning a field and makes the instances hashable: nothing in reference/ or adapters/ "
+      "assigns a field of a Caller or of a QueueSecurity (each is made whole, by the adapters' calling_as, "
+      "as_identity, as_anonymous and by QueueSecurity.from_plain), and none is hashed (no set or dict holds one; "
+      "a queue keeps its QueueSecurity in an attribute of adm.Queue, a plain class)")),
+    ("reference/security.py", "*", "auth_level: int = 6               # RPC_C_AUTHN_LEVEL_PKT_PRIVACY", "*",
+     ("the default is never taken: every Caller is made with both fields (in_process.py's first client at 6, "
+      "as_identity at its level, as_anonymous at 1, calling_as from the RPC layer's (account, level) pair)")),
+)
+
 _ENTRIES += (
     ("reference/adm.py", "*", "return INFINITE if self.quota == INFINITE else self.quota * 1024", "*",
      "Queue.quota_bytes() is called nowhere: Enqueue Message computes quota * 1024 itself"),

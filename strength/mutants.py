@@ -19,6 +19,8 @@ A mutant is killed when the suite fails (or runs past the time-out), survives wh
 passes.  Results go into the session as they come, so a run that is stopped resumes
 where it was with the same --results.  --sample N tests N mutants drawn with a fixed seed
 (the others are marked skipped), the CI's quick check; without it every mutant runs.
+--module restricts a new run to some modules of the core (kept in modules.json, so its
+resumption takes the same ones).
 
 A surviving mutant is a gap in the suite (add the scenario) or is equivalent to the
 reference; equivalent ones are explained in EQUIVALENT_MUTANTS (equivalent_mutants.py),
@@ -72,7 +74,7 @@ def _cosmic_ray():
 
 
 def run_mutants(results: Path, jobs: int, sample: int | None, seed: int = SEED, test_timeout: int | None = None,
-                progress=None, survivors: bool = False) -> int:
+                progress=None, survivors: bool = False, modules: tuple[str, ...] = ()) -> int:
     init, WorkDB, use_db, WorkerOutcome, WorkResult = _cosmic_ray()
     progress = progress or (lambda line: print(line, flush=True))
     per_test = test_timeout or 120
@@ -84,10 +86,11 @@ def run_mutants(results: Path, jobs: int, sample: int | None, seed: int = SEED, 
     if survivors and fresh:
         raise StrengthError(f"--survivors: {results} holds no earlier mutants run (no {session})")
     out = where / (RETEST_OUT if survivors else SERVER_OUT)
+    core = _modules(where, modules, fresh)
     if fresh:
         make_copy(source)   # the pristine copy the work items are described against
         with use_db(str(session)) as db:
-            init([source / "reference" / f"{name}.py" for name in CORE], db, {})
+            init([source / "reference" / f"{name}.py" for name in core], db, {})
     with use_db(str(session), WorkDB.Mode.open) as db:
         items = {item.job_id: item for item in db.work_items}
         _merge(where / SERVER_OUT, db, WorkerOutcome, WorkResult)   # what an interrupted run already judged
@@ -112,14 +115,15 @@ def run_mutants(results: Path, jobs: int, sample: int | None, seed: int = SEED, 
             done = {job_id for job_id, _ in db.results}
         pending = _interleaved(sorted((job for job in items if job not in done),
                                       key=lambda job: _order(items[job].mutations[0], source)), items)
-    progress(f"mqspec: mutants: {len(items)} in the reference's core ({', '.join(CORE)}); "
+    progress(f"mqspec: mutants: {len(items)} in the reference's core ({', '.join(core)}); "
              f"{len(pending)} to test, {jobs} at a time; session {session}")
     started = time.monotonic()
     if pending:
         _serve(source, where, [items[job] for job in pending], jobs, per_test, progress, out)
     with use_db(str(session), WorkDB.Mode.open) as db:
         _merge(out, db, WorkerOutcome, WorkResult, again=survivors)
-    record = report(session, source, time.monotonic() - started, jobs, _baseline_seconds(where), judged=len(pending))
+    record = report(session, source, time.monotonic() - started, jobs, _baseline_seconds(where), judged=len(pending),
+                    core=core)
     (where / "mutants.json").write_text(json.dumps(record, indent=2) + "\n", encoding="utf-8")
     (where / "mutants.md").write_text(markdown(record), encoding="utf-8")
     for line in summary_lines(record):
@@ -129,6 +133,24 @@ def run_mutants(results: Path, jobs: int, sample: int | None, seed: int = SEED, 
 
 
 SERVER_OUT = "server.jsonl"
+MODULES = "modules.json"   # the modules of the core a run began with (--module), kept for its resumption
+
+
+def _modules(where: Path, asked: tuple[str, ...], fresh: bool) -> tuple[str, ...]:
+    """The modules whose mutants the session holds: those asked for a fresh run (all of CORE by default), those a
+    resumed run began with; asking a resumed run for others is an error, not a silent change of its score."""
+    if fresh:
+        core = tuple(name for name in CORE if name in asked) if asked else CORE
+        (where / MODULES).write_text(json.dumps(list(core)) + "\n", encoding="utf-8")
+        return core
+    try:
+        core = tuple(json.loads((where / MODULES).read_text(encoding="utf-8")))
+    except (OSError, ValueError):
+        core = CORE   # a session begun before --module existed: the whole core
+    if asked and set(asked) != set(core):
+        raise StrengthError(f"--module: {where.parent} is a run over {', '.join(core)}; resume it with those modules "
+                            f"or none, or start another with another --results")
+    return core
 RETEST_OUT = "survivors.jsonl"   # --survivors: verdicts that replace the earlier ones
 
 
@@ -237,7 +259,8 @@ def _order(mutation, source: Path) -> tuple:
             mutation.occurrence)
 
 
-def report(session: Path, source: Path, seconds: float, jobs: int, baseline_seconds: float, judged: int = 0) -> dict:
+def report(session: Path, source: Path, seconds: float, jobs: int, baseline_seconds: float, judged: int = 0,
+           core: tuple[str, ...] = CORE) -> dict:
     """The session's verdicts with their explanations; `seconds` and `judged`: what this invocation did (a resumed
     run or --survivors judges only some of the mutants)."""
     _, WorkDB, use_db, WorkerOutcome, _ = _cosmic_ray()
@@ -271,7 +294,7 @@ def report(session: Path, source: Path, seconds: float, jobs: int, baseline_seco
     survived = [row for row in rows if row["outcome"] == "survived"]
     judged = killed + len(survived)
     return {
-        "format": "mqspec-mutants/1", "tool": "cosmic-ray", "core": list(CORE),
+        "format": "mqspec-mutants/1", "tool": "cosmic-ray", "core": list(core),
         "finished": _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds"),
         "seconds": round(seconds, 1), "judged_now": judged, "jobs": jobs,
         "baseline_seconds": round(baseline_seconds, 1),

@@ -285,19 +285,37 @@ def pytest_collection_modifyitems(config, items):
 """
 
 
-def _verdicts_by_client(junit: Path) -> dict[str, list[bool]]:
-    """client name -> whether each of its scenarios failed (the suite's junit.xml names the client)."""
-    found: dict[str, list[bool]] = {}
+def _verdicts_by_client(junit: Path) -> dict[str, list[str | None]]:
+    """client name -> for each of its scenarios, how it failed (the failure's first line) or None if it passed (the
+    suite's junit.xml names the client)."""
+    found: dict[str, list[str | None]] = {}
     for case in ET.parse(junit).getroot().iter("testcase"):
         target = next((p.get("value") for p in case.iter("property") if p.get("name") == "target"), "")
-        found.setdefault(target, []).append(case.find("failure") is not None or case.find("error") is not None)
+        failure = case.find("failure") if case.find("failure") is not None else case.find("error")
+        how = None if failure is None else (failure.get("message") or "failed").strip().splitlines()[0][:110]
+        found.setdefault(target, []).append(how and f"{case.get('name')}: {how}")
     return found
+
+
+def test_every_condition_of_every_client_rule_has_a_wrong_client():
+    """Where a rule checks several things, each is broken alone by a wrong client (steps/client_conditions.py); a
+    condition no client can break on the wire says why instead."""
+    from mqspec.steps.client_conditions import CONDITIONS, UNBREAKABLE, condition_names
+    from mqspec.steps.client_rules import RULES
+    assert set(CONDITIONS) == set(RULES)
+    names = condition_names()
+    broken = {condition for variant in VARIANTS.values() for condition in variant.breaks}
+    assert broken <= set(names), f"wrong clients break conditions no rule has: {sorted(broken - set(names))}"
+    assert set(UNBREAKABLE) <= set(names) and not set(UNBREAKABLE) & broken
+    assert set(names) - broken - set(UNBREAKABLE) == set(), "conditions no wrong client breaks"
 
 
 @pytest.mark.slow
 def test_every_wrong_client_is_caught_by_the_scenarios_of_the_clause_it_misreads(tmp_path):
-    """A kill rate of 100%: each wrong client of mqspec.shims.wrong runs the scenarios tagged with the clause it
-    misreads, and at least one of them fails.  The table of what caught each is written beside the results."""
+    """A kill rate of 100%, per wrong client and per condition of every client rule: each wrong client of
+    mqspec.shims.wrong runs the scenarios tagged with the clause it misreads, and at least one of them fails.  The
+    tables of what caught each wrong client and each condition are written beside the results."""
+    from mqspec.steps.client_conditions import UNBREAKABLE, condition_names
     (tmp_path / "wrong_focus.py").write_text(FOCUS, encoding="utf-8")
     results = tmp_path / "r"
     command = [sys.executable, "-m", "pytest", "features/clients", "-q", "-p", "no:cacheprovider", "-n", "2",
@@ -309,21 +327,35 @@ def test_every_wrong_client_is_caught_by_the_scenarios_of_the_clause_it_misreads
                              env={**os.environ, "PYTHONPATH": str(tmp_path)})
     assert (results / "junit.xml").is_file(), process.stdout[-3000:] + process.stderr[-2000:]
     found = _verdicts_by_client(results / "junit.xml")
-    _, failures = read_junit(results / "junit.xml")   # the strength table's reading: the clauses at fault, ranked
-    table = ["| wrong client | clause it misreads | its scenarios that caught it | clauses at fault, likeliest first |",
-             "|---|---|---|---|"]
-    missed = []
+    _, junit_failures = read_junit(results / "junit.xml")   # the strength table's reading: the clauses at fault
+    table = ["| wrong client | clause it misreads | its scenarios that caught it | the first failure | "
+             "clauses at fault, likeliest first |", "|---|---|---|---|---|"]
+    missed, caught = [], {}
     for name, variant in VARIANTS.items():
-        failed = found.get(f"client mqspec-wrong-{name}", [])
-        blamed = at_fault([failure for failure in failures
+        verdicts = found.get(f"client mqspec-wrong-{name}", [])
+        failures = [how for how in verdicts if how]
+        blamed = at_fault([failure for failure in junit_failures
                            if f"wrong {name}]" in failure.test or f"wrong {name}-" in failure.test])
-        table.append(f"| {name} | {variant.clause} | {sum(failed)} of {len(failed)} | "
+        table.append(f"| {name} | {variant.clause} | {len(failures)} of {len(verdicts)} | "
+                     f"{(failures or ['-'])[0].replace('|', '/')} | "
                      + ", ".join(f"{clause} ({count})" for clause, count in blamed[:4]) + " |")
-        if not any(failed):
-            missed.append(f"{name} ({len(failed)} scenarios of {variant.clause} passed it)")
-    (results / "wrong-clients.md").write_text("\n".join(table) + "\n", encoding="utf-8")
-    print("\n".join(table) + f"\n{len(VARIANTS)} wrong clients in {time.monotonic() - started:.0f} s")
+        if failures:
+            caught.update({condition: caught.get(condition, []) + [name] for condition in variant.breaks})
+        else:
+            missed.append(f"{name} ({len(verdicts)} scenarios of {variant.clause} passed it)")
+    names = condition_names()
+    rows = ["| rule | condition | wrong clients that break it, all caught |", "|---|---|---|"]
+    for condition, sentence in names.items():
+        by = ", ".join(caught.get(condition, [])) or (f"none can: {UNBREAKABLE[condition]}"
+                                                       if condition in UNBREAKABLE else "**NOT CAUGHT**")
+        rows.append(f"| {sentence} | {condition.split(':', 1)[1]} | {by} |")
+    proven = sum(1 for condition in names if condition in caught)
+    rows.append(f"\n{proven} of {len(names)} conditions proven (kill rate 100% each), "
+                f"{len(UNBREAKABLE)} that no client can break on the wire.")
+    (results / "wrong-clients.md").write_text("\n".join(table + [""] + rows) + "\n", encoding="utf-8")
+    print("\n".join(table + [""] + rows) + f"\n{len(VARIANTS)} wrong clients in {time.monotonic() - started:.0f} s")
     assert not missed, f"wrong clients their clause's scenarios did not catch: {'; '.join(missed)}"
+    assert proven + len(UNBREAKABLE) == len(names)
 
 
 def test_the_wrong_clients_list_themselves_with_the_clause_each_misreads():

@@ -190,10 +190,12 @@ def test_strength_names_a_survivor_and_exits_1(tmp_path, capsys):
     (["--variant", "lookup-last-from-front"], "removed as equivalent"),
     (["--jobs", "0"], "mqspec: --jobs 0: needs at least 1"),
     (["--clause", "MS-MQRR:9.9:01"], "mqspec: --clause MS-MQRR:9.9:01: no such clause"),
-    (["--sample", "3"], "mqspec: --sample and --survivors go with --mutants"),
-    (["--survivors"], "mqspec: --sample and --survivors go with --mutants"),
+    (["--sample", "3"], "mqspec: --sample, --survivors and --module go with --mutants"),
+    (["--survivors"], "mqspec: --sample, --survivors and --module go with --mutants"),
     (["--mutants", "--survivors"], "mqspec: --survivors needs the --results directory of an earlier mutants run"),
     (["--mutants", "--variant", "trailers-dropped"], "mqspec: --mutants takes none of"),
+    (["--module", "security"], "mqspec: --sample, --survivors and --module go with --mutants"),
+    (["--mutants", "--module", "cli"], "mqspec: --module cli: not a module of the core"),
 ])
 def test_bad_input_is_one_line(arguments, message, capsys):
     assert main(["strength", *arguments]) == 2

@@ -29,6 +29,8 @@ WIRE_ONLY = ("not run: needs rpc", "not run: needs port_conflict")  # a listener
 IN_PROCESS_ONLY = "not run: needs null_references"
 IDENTITIES = "not run: needs identities"           # a server that authenticates nobody has none
 IDENTITY_CLAUSES = {"MS-MQRR:2.1:03", "MS-MQRR:3.1.4.2:09"}
+# RPC security (MS-MQRR 2.1:05 - :08): only a server with accounts, and for :05 only one that refuses anonymous calls
+UNAUTHENTICATED = ("not run: needs authentication", "not run: needs a target that demands an authentication level")
 
 
 def _verdicts(results: Path) -> dict[str, dict[str, tuple[str, str]]]:
@@ -65,8 +67,8 @@ def compare(results: Path, url: str, without_identities: bool = False):
         other = there[name]
         if verdict == other:
             continue
-        if verdict[1].startswith(WIRE_ONLY) and other[0] == "passed":
-            continue   # an IDL or transport rule: it runs, and passes, only where there is an RPC layer
+        if verdict[1].startswith(WIRE_ONLY) and (other[0] == "passed" or other[1].startswith(UNAUTHENTICATED)):
+            continue   # an IDL, transport or RPC security rule: it runs, and passes, only where there is an RPC layer
         if other[1].startswith(IN_PROCESS_ONLY) and verdict[0] == "passed":
             continue   # a NULL [ref] pointer: only a caller without an RPC stub can pass one
         if without_identities and other[1].startswith(IDENTITIES) and verdict[0] == "passed":
@@ -95,10 +97,12 @@ def test_every_scenario_gets_the_same_verdict_over_the_wire(tmp_path):
 @pytest.mark.timeout(2400)
 def test_every_scenario_gets_the_same_verdict_authenticated_at_privacy(tmp_path):
     """The client's authenticated path (NTLM through impacket, packet privacy: every request sealed and signed)
-    against `mqspec serve --users`: every scenario gets the verdict it gets in process, and so the verdict it gets
+    against `mqspec serve --users --auth-level none` (accounts, and calls with no security context taken too):
+    every scenario gets the verdict it gets in process, and so the verdict it gets
     unauthenticated, but for the scenarios of two identities, which run (and pass) only here."""
     (tmp_path / "users").write_text("alice:Passw0rd!\nbob:S3cond!\n", encoding="utf-8")
-    with served(options=("--users", str(tmp_path / "users"), "--operators", "alice")) as url:   # D-130
+    with served(options=("--users", str(tmp_path / "users"), "--operators", "alice",   # D-130
+                         "--auth-level", "none")) as url:   # and anonymous callers beside the accounts
         here, there = compare(tmp_path / "results", url + "?user=alice&password=Passw0rd!&second_user=bob&"
                               "second_password=S3cond!&auth=privacy")
     identity_scenarios = _with_clauses(tmp_path / "results", IDENTITY_CLAUSES)

@@ -48,6 +48,7 @@ from ..target import (
 from ..wire.capture import WireCapture
 from ..wire.dcerpc_client import ConnectError, Credentials, Pool
 from .control import CALL_TIMEOUT, CONTROL_UUID, CONTROL_VERSION, ControlClient, ControlError
+from ..wire.dcerpc_offending import Offender
 from .judging import plain
 from .ndr import NullReference, StubError, decode_request, decode_response, encode_request
 from ..wire.dcerpc_probe import probe_bind
@@ -102,7 +103,7 @@ class MqrrTarget(Target):
         self._first_port, self._moved = port, False   # restart_holding_ports() moves the server; close() undoes it
         self.name = f"mqrr://{host}:{port} ({identity['name']})"
         self.capabilities = frozenset(identity["capabilities"]) | {"rpc", "drop_connection"} | (
-            {"identities"} if len(self._accounts) == 2 else set())
+            {"identities"} if len(self._accounts) == 2 else set()) | ({"authentication"} if credentials.user else set())
         self.send_insecure_nacks = identity["send_insecure_nacks"]
 
     # -- plumbing ---------------------------------------------------------------------------------
@@ -380,6 +381,21 @@ class MqrrTarget(Target):
                              f"{name!r} at {auth_level!r}")
         account = dataclasses.replace(self._accounts[name], auth_level=auth_level)
         options = dict(self._options, credentials=account)
+        return MqrrTarget(self.host, self.port, **options, _control=self._control, _identity=self._identity)
+
+    def offender(self, auth_level: str):
+        account = self._options["credentials"]
+        if "authentication" not in self.capabilities:
+            raise TargetCapabilityError(self.name, "authentication")
+        if auth_level not in ("none", "connect", "integrity", "privacy"):
+            raise ValueError(f"an RPC level of none, connect, integrity or privacy, not {auth_level!r}")
+        chosen = Credentials() if auth_level == "none" else dataclasses.replace(account, auth_level=auth_level)
+        return Offender(self.host, self.port, (REMOTE_READ_UUID, "1.0"), chosen)
+
+    def as_anonymous(self) -> "MqrrTarget":
+        if "anonymous" not in self.capabilities:
+            raise TargetCapabilityError(self.name, "anonymous")
+        options = dict(self._options, credentials=Credentials())   # binds with no authentication at all
         return MqrrTarget(self.host, self.port, **options, _control=self._control, _identity=self._identity)
 
     def drop(self) -> None:

@@ -45,3 +45,10 @@ Feature: MS-MQMQ 2.2.20.4 SessionHeader
     And "remote" sends the prepared message "e1" to "orders"
     And "remote" waits 11000 ms for the target's packets
     Then the session acknowledgments of "remote"'s last wait acknowledge 2 messages and the recoverable messages none
+
+  # MS-MQQB 3.1.5.8.7: with 32 recoverable packets unacknowledged RecoverableMsgAckFlags is full, so the next one
+  # is acknowledged at once, and the flags start afresh (D-78).
+  @clause:MS-MQMQ:2.2.20.4:01 @decision:D-78
+  Scenario: The 33rd unacknowledged recoverable packet brings a SessionAck at once naming the 32 before it
+    When "remote" sends the prepared message "r1" to "orders" 33 times
+    Then "remote" received at once a SessionAck naming the recoverable messages 1 to 32

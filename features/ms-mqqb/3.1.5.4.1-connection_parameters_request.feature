@@ -18,3 +18,11 @@ Feature: MS-MQQB 3.1.5.4.1 Receiving a ConnectionParameters Packet: Request Pack
     Given another queue manager "remote" with an MS-MQQB session to the target
     When "remote" sends its ConnectionParameters
     Then the target closed the session of "remote"
+
+  # MS-MQQB 3.1.3.2 Session Initialization: the WindowSize a queue manager gives SHOULD be 64.
+  @clause:MS-MQQB:3.1.3.2:01
+  Scenario: The acceptor's ConnectionParameters give a WindowSize of 64
+    Given another queue manager "sized" connected to the target with no session
+    When "sized" asks for a session naming the target as ServerGuid
+    And "sized" sends its ConnectionParameters
+    Then the target answered "sized"'s ConnectionParameters giving WindowSize 64

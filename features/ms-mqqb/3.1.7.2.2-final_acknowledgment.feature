@@ -31,6 +31,43 @@ Feature: MS-MQQB 3.1.7.2.2 Final Acknowledgment
       | a final ack         |         |             | 1  | received a FinalAck of class MQMSG_CLASS_ACK_RECEIVE    |
       | nothing             |         |             | 0  | received no FinalAck                                    |
 
+  @clause:MS-MQQB:3.1.7.2.2:01 @clause:MS-MQMQ:2.2.20.5:01 @decision:D-76
+  Scenario: A transaction's ConnectorQMGuid (CG, the bit beside FA) asks for no FinalAck
+    Given message "t1" is prepared with:
+      | delivery | recoverable |
+    When "remote" sends the prepared message "t1" to "ledger" with packet fields:
+      | TH | 1 |
+      | CG | 1 |
+      | FA | 0 |
+    And the client begins transaction "t"
+    And the client takes the front message of "l" in transaction "t" as "r"
+    Then the message returned is "t1"
+    When the client ends transactional "r" with RR_ACK
+    And transaction "t" is committed
+    Then "remote" received no FinalAck for "t1"
+
+  @clause:MS-MQQB:3.1.7.2.2:01 @decision:D-76
+  Scenario: Once a session the target opened to deliver FinalAcks is closed, the next FinalAck still comes
+    Given message "t1" is prepared with:
+      | journal | yes |
+    And message "t2" is prepared with:
+      | journal | yes |
+    When "remote" sends the prepared message "t1" to "ledger" with packet fields:
+      | TH | 1 |
+    And the client begins transaction "t"
+    And the client takes the front message of "l" in transaction "t" as "r"
+    And the client ends transactional "r" with RR_ACK
+    And transaction "t" is committed
+    Then "remote" received a FinalAck of class MQMSG_CLASS_ACK_RECEIVE for "t1"
+    When "remote" closes the sessions the target opened to it
+    And "remote" sends the prepared message "t2" to "ledger" with packet fields:
+      | TH | 1 |
+    And the client begins transaction "u"
+    And the client takes the front message of "l" in transaction "u" as "s"
+    And the client ends transactional "s" with RR_ACK
+    And transaction "u" is committed
+    Then "remote" received a FinalAck of class MQMSG_CLASS_ACK_RECEIVE for "t2"
+
   @clause:MS-MQQB:3.1.7.2.2:01 @clause:MS-MQDMPR:3.1.1.12:13 @decision:D-76
   Scenario: A transactional message that is not received yet has no FinalAck
     Given message "t1" is prepared with:

@@ -54,6 +54,21 @@ Feature: MS-MQRR 2.1 Transport
     When the first identity opens "guarded" with RECEIVE_ACCESS as "mine"
     Then the call returns MQ_OK
 
+  @clause:MS-MQRR:2.1:03 @decision:D-80 @decision:D-81
+  Scenario: Everyone does not take in a caller with no security context; an entry for Anonymous Logon does
+    Given a queue "members" owned by the first identity with the access list:
+      | kind  | trustee         | rights                  |
+      | allow | Everyone        | MQSEC_QUEUE_GENERIC_ALL |
+    And a queue "lobby" owned by the first identity with the access list:
+      | kind  | trustee         | rights             |
+      | allow | Anonymous Logon | MQSEC_PEEK_MESSAGE |
+    When a caller with no security context opens "members" with PEEK_ACCESS as "theirs"
+    Then the open is refused for want of access
+    When a caller with no security context opens "lobby" with PEEK_ACCESS as "lobby"
+    Then the call returns MQ_OK
+    When the first identity opens "members" with PEEK_ACCESS as "mine"
+    Then the call returns MQ_OK
+
   @clause:MS-MQRR:2.1:03 @decision:D-80
   Scenario: A refused open leaves no trace: the queue is not held by it
     Given a queue "private" owned by the first identity with the access list:

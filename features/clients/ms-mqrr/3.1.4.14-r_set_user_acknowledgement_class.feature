@@ -11,7 +11,9 @@ Feature: MS-MQRR 3.1.4.14 R_SetUserAcknowledgementClass (client)
     And the application begins the transaction "t"
     When the application receives from "ledger" in the transaction "t"
     And the application rejects "m1" in "ledger"
-    And the coordinator commits "t"
+    Then the application is told of success
+    When the coordinator commits "t"
+    And the application closes "ledger"
     Then the application is told of success
     And the client set acknowledgement classes only as MS-MQRR 3.1.4.14 allows
     And the client made the calls of each operation as MS-MQRR 3.2.4 gives them

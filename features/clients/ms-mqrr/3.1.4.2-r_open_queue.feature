@@ -27,10 +27,12 @@ Feature: MS-MQRR 3.1.4.2 R_OpenQueue (client)
     Then the client called R_OpenQueue for every handle it read, cursored, purged or ended with
 
   @clause:MS-MQRR:3.1.4.2:11
-  Scenario Outline: A thrown <status> fails the open and leaves no handle behind
+  Scenario Outline: A thrown <status> fails the open and leaves no handle behind, not even a NULL one
     Given the judge will throw <status> at the next R_OpenQueue
     When the application opens "orders" to receive
     Then the application is told <status>
+    When the application peeks at "orders"
+    Then the application is told of a failure
     And the client used only live handles that opening a queue gave it
     When the application opens "orders" to receive
     And the application receives from "orders"

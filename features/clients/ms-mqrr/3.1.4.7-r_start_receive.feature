@@ -18,7 +18,7 @@ Feature: MS-MQRR 3.1.4.7 R_StartReceive (client)
     Then the client ended every receive that returned a message, by its handle and dwRequestId
     And the client never reused a dwRequestId on a handle while it was outstanding
 
-  @clause:MS-MQRR:3.1.4.7:05
+  @clause:MS-MQRR:3.1.4.7:05 @clause:MS-MQRR:3.1.4.8:01
   Scenario: A read that waits keeps its dwRequestId while other reads come and go
     Given the judge holds the queue "empty"
     And the application opens "empty" to receive
@@ -27,7 +27,8 @@ Feature: MS-MQRR 3.1.4.7 R_StartReceive (client)
     And the application receives from "orders"
     And the application peeks at "orders"
     And the application cancels "r1"
-    Then "r1" ends with MQ_ERROR_OPERATION_CANCELLED
+    Then the client ended and cancelled with the handle and dwRequestId of a start
+    And "r1" ends with MQ_ERROR_OPERATION_CANCELLED
     And the client never reused a dwRequestId on a handle while it was outstanding
     And the client ended every receive that returned a message, by its handle and dwRequestId
 
@@ -73,3 +74,15 @@ Feature: MS-MQRR 3.1.4.7 R_StartReceive (client)
     When the application peeks at "orders" wanting at most 64 bytes of compound message
     Then the application gets "m1"
     And the client made the calls of each operation as MS-MQRR 3.2.4 gives them
+
+  @clause:MS-MQRR:3.1.4.7:15
+  Scenario: A read that failed leaves nothing the client uses, not even its pSequenceId
+    Given the application opens "orders" to receive
+    And the judge will answer MQ_ERROR_INSUFFICIENT_RESOURCES to the next R_StartReceive
+    When the application receives from "orders"
+    Then the application is told MQ_ERROR_INSUFFICIENT_RESOURCES
+    And the client never used the outputs of a call that failed
+    When the application receives from "orders"
+    Then the application gets "m1"
+    And the client never used the outputs of a call that failed
+    And the judge's "orders" holds "m2" and "m3"
