@@ -23,7 +23,8 @@ ACCOUNTS = "user=alice&password=Passw0rd!&second_user=bob&second_password=S3cond
 
 def _certify(tmp_path: Path, name: str) -> dict[str, list[bool]]:
     """The suite's RPC security scenarios against a server of this process (the wire variant `name` in place, or
-    the real one): clause -> whether each of its scenarios failed."""
+    the real one): clause -> whether each of its scenarios failed (each clause failed when the suite's client
+    refused the server before any scenario: a response whose signature or sealing does not verify)."""
     (tmp_path / "users").write_text("alice:Passw0rd!\nbob:S3cond!\n", encoding="utf-8")
     hosted = connect("reference")
     served = serve(hosted, "127.0.0.1", 0, log=lambda line: None, users=Users.from_file(tmp_path / "users"),
@@ -34,11 +35,13 @@ def _certify(tmp_path: Path, name: str) -> dict[str, list[bool]]:
                    "--results", str(results), "--target", f"mqrr://127.0.0.1:{served.port}?{ACCOUNTS}"]
         for clause in CLAUSES:
             command += ["--clause", clause]
-        subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
+        run = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=600)
     finally:
         served.stop()
         hosted.close()
     found: dict[str, list[bool]] = {}
+    if "a signature did not verify" in run.stdout + run.stderr:   # the client's own check refused the server
+        return {clause: [True] for clause in CLAUSES}
     for case in ET.parse(results / "junit.xml").getroot().iter("testcase"):
         clauses = [p.get("value") for p in case.iter("property") if p.get("name") == "clause"]
         if case.find("skipped") is not None:

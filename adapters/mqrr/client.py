@@ -58,8 +58,12 @@ _METHODS = {number: name for name, number in OPNUMS.items()}
 DENIED = (RpcStatus.RPC_S_ACCESS_DENIED, 0x721)   # access denied; RPC_S_SEC_PKG_ERROR (an NTLM check failed)
 
 
-def _denied(host: str, port: int, credentials: Credentials) -> str:
+def _denied(host: str, port: int, credentials: Credentials, status: int = RpcStatus.RPC_S_ACCESS_DENIED) -> str:
     """One line for a server that refuses who the client is or how it authenticates."""
+    if status == DENIED[1]:
+        return (f"{host}:{port} at auth level {credentials.auth_level}: a signature did not verify "
+                "(RPC_S_SEC_PKG_ERROR): the server refused this client's, or its response failed this client's "
+                "check (a server that signs or seals its responses wrongly)")
     if not credentials.user:
         return (f"{host}:{port} refuses unauthenticated calls (access denied); give a user: "
                 "mqrr://HOST:PORT?user=NAME&password=...&auth=privacy")
@@ -98,7 +102,7 @@ class MqrrTarget(Target):
                 raise
             if self._control is not None and self._owns_control:
                 self._control.close()
-            raise ConnectError(_denied(host, port, credentials)) from None
+            raise ConnectError(_denied(host, port, credentials, error.status)) from None
         self._identity = identity
         self._first_port, self._moved = port, False   # restart_holding_ports() moves the server; close() undoes it
         self.name = f"mqrr://{host}:{port} ({identity['name']})"
