@@ -89,13 +89,14 @@ class Served:
 
 def serve(target: Target, host: str = "127.0.0.1", port: int = 0, *, log=None, tries: int = PORT_TRIES,
           users=None, auth_level: int = 1, idle_timeout: float | None = 300.0, judge: bool = False,
-          real_time: bool = True, mqqb_options: dict | None = None) -> Served:
+          real_time: bool = True, mqqb_options: dict | None = None, with_control: bool = True) -> Served:
     """Start serving `target`; OSError when no port of the sequence can be bound.  With `users` (dcerpc_auth.Users)
     binds may authenticate (NTLM, SPNEGO) and calls below `auth_level` are refused.  With `judge` every RemoteRead
     call is recorded and faults can be injected (judging.py; capability judge).  With `real_time` (the default) the
     queue manager's clock follows the wall clock from now, so a real peer's timers are served with no control call;
-    the suite's `reset` holds it again (virtual time).  `mqqb_options` go to the MqqbListener (its caps and
-    deadlines)."""
+    the suite's `reset` holds it again (virtual time).  `mqqb_options` go to the MqqbListener (its port, caps and
+    deadlines).  Without `with_control` the control interface is not served: only what a Windows host offers
+    (mqspec serve --as-windows)."""
     service = JudgingService if judge else RemoteReadService
     remote_read = service(target, authenticated=users is not None)
     control = ControlService(target, (target.capabilities & ANNOUNCED) | ({"judge"} if judge else set()),
@@ -103,7 +104,8 @@ def serve(target: Target, host: str = "127.0.0.1", port: int = 0, *, log=None, t
     port = port or free_sequence(host, tries)
     candidates = [port + attempt * PORT_STEP for attempt in range(tries)]
     for candidate in candidates:
-        server = DceRpcServer([remote_read, control], host, candidate, log=log, users=users,
+        server = DceRpcServer([remote_read, control] if with_control else [remote_read], host, candidate, log=log,
+                              users=users,
                               min_auth_level=auth_level, computer_name=target.computer_name,
                               idle_timeout=idle_timeout)
         try:

@@ -130,6 +130,16 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--idle-timeout", type=float, default=300.0, metavar="SECONDS",
                        help="close a connection idle this long whose association owns no context handle "
                             "(default 300)")
+    serve.add_argument("--as-windows", action="store_true",
+                       help="offer only what a Windows host offers (needs --users): no control interface, MS-MQQB "
+                            "on a port of its own, packet privacy required, the queues of `mqspec windows-setup` "
+                            "made at start; prints the msmq:// URL that certifies it")
+    serve.add_argument("--mqqb-port", type=int, default=0, metavar="PORT",
+                       help="the MS-MQQB port (default 0: any free port; a Windows host's is 1801)")
+    setup = commands.add_parser("windows-setup", help="print the PowerShell script that makes the suite's queues on "
+                                                      "a Windows host (README: Certifying Windows MSMQ)")
+    setup.add_argument("--remove", action="store_true", help="print the script that removes them")
+    setup.add_argument("--output", metavar="FILE", help="write it to FILE (default: standard output)")
     from mqspec.strength.command import DESCRIPTION as STRENGTH_DESCRIPTION, add_arguments as strength_arguments
     strength_arguments(commands.add_parser("strength", help="run the suite against wrong queue managers (issue 9)",
                                            description=STRENGTH_DESCRIPTION,
@@ -147,6 +157,8 @@ def main(argv: list[str] | None = None) -> int:
             return _report(args)
         if args.command == "gate":
             return _gate(args)
+        if args.command == "windows-setup":
+            return _windows_setup(args)
         return _clauses(args)
     except UsageError as error:
         print(f"mqspec: {error}", file=sys.stderr)
@@ -487,7 +499,10 @@ def _serve(args) -> int:
             raise UsageError(f"--users {args.users}: cannot read it ({error.strerror or error})") from None
         except (ValueError, UnicodeDecodeError) as error:
             raise UsageError(f"--users {error}") from None
-    level = {"none": 1, "connect": 2, "integrity": 5, "privacy": 6}[args.auth_level or ("connect" if users else
+    if args.as_windows:
+        _check_as_windows(args, users)
+    level = {"none": 1, "connect": 2, "integrity": 5, "privacy": 6}[args.auth_level or ("privacy" if args.as_windows
+                                                                                       else "connect" if users else
                                                                                        "none")]
     url = args.target or ("reference?store=" + args.store if args.store else "reference")
     if "seed=" not in url:   # handles and cursor numbers nobody can foresee, unless a seed is asked for
@@ -501,25 +516,55 @@ def _serve(args) -> int:
     if not hasattr(target, "rundown"):
         target.close()
         raise UsageError(f"--target {url}: only an in-process target can be served")
+    if args.as_windows:
+        from .windows_setup import make_on
+        made = make_on(target, list(users.accounts))
     try:
         served = serve(target, args.host, args.port, log=lambda line: print(f"mqspec: {line}", file=sys.stderr,
                                                                             flush=True),
-                       users=users, auth_level=level, idle_timeout=args.idle_timeout, judge=args.judge)
+                       users=users, auth_level=level, idle_timeout=args.idle_timeout, judge=args.judge,
+                       with_control=not args.as_windows, mqqb_options={"port": args.mqqb_port})
     except OSError as error:
         target.close()
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}") from None
-    how = (f"{len(users.accounts)} account(s), calls at {args.auth_level or 'connect'} or above" if users else
-           "no authentication")
+    lowest = {1: "none", 2: "connect", 5: "integrity", 6: "privacy"}[level]
+    how = f"{len(users.accounts)} account(s), calls at {lowest} or above" if users else "no authentication"
     what = "judging clients with" if args.judge else "serving"
     mqqb = f", MS-MQQB sessions on {args.host}:{served.mqqb.port}" if served.mqqb is not None else ""
     print(f"mqspec: {what} {url} over MS-MQRR on {args.host}:{served.port}, {how}{mqqb}, in real time "
           "(Ctrl-C stops)", file=sys.stderr, flush=True)
+    if args.as_windows:
+        accounts = list(users.accounts)
+        second = f"&second_user={accounts[1]}" if len(accounts) > 1 else ""
+        print(f"mqspec: as a Windows host ({made} queues of mqspec windows-setup, no control interface); certify "
+              f"it with msmq://{args.host}:{served.port}?user={accounts[0]}{second}&mqqb_port={served.mqqb.port}"
+              f"&computer={target.computer_name} (add password= and second_password=)", file=sys.stderr, flush=True)
     try:
         served.server.serve_forever()   # until Ctrl-C (SIGINT) or SIGTERM
     finally:
         served.stop()
         target.close()
     print("mqspec: stopped", file=sys.stderr)
+    return 0
+
+
+def _check_as_windows(args, users) -> None:
+    if users is None:
+        raise UsageError("--as-windows needs --users: a Windows host authenticates every call")
+    if args.auth_level not in (None, "privacy"):
+        raise UsageError(f"--as-windows --auth-level {args.auth_level}: a Windows host asks for packet privacy")
+    if args.judge or args.store or args.target:
+        raise UsageError("--as-windows serves a fresh reference: leave out --judge, --store and --target")
+    if not 0 <= args.mqqb_port <= 65535:
+        raise UsageError(f"--mqqb-port {args.mqqb_port}: use 0 to 65535")
+
+
+def _windows_setup(args) -> int:
+    from .windows_setup import script, write
+    try:
+        write(args.output, script(remove=args.remove))
+    except OSError as error:
+        raise UsageError(f"--output {args.output}: cannot write it ({error.strerror or error})") from None
     return 0
 
 

@@ -43,6 +43,8 @@ from pathlib import Path
 
 import pytest
 
+from mqspec.adapters.target import CAPABILITIES, TargetCapabilityError
+
 from .catalogue import LEVELS, CatalogueError, load_catalogue
 from .coverage import scenario_clauses
 from .identity import target_identity, target_side
@@ -388,6 +390,7 @@ def pytest_runtest_makereport(item, call):
     """A scenario that showed a reading --profile does not allow fails, naming both readings."""
     outcome = yield
     report = outcome.get_result()
+    _not_run_for_want_of_a_capability(item, call, report)
     state = item.config.stash.get(RESULTS_KEY, None)
     if state is None or report.when != "call" or not report.passed:
         return
@@ -399,6 +402,19 @@ def pytest_runtest_makereport(item, call):
             report.longrepr = (f"{decision}: the target took the reading {reading!r}; the profile demands "
                                f"{demanded!r}")
             return
+
+
+def _not_run_for_want_of_a_capability(item, call, report) -> None:
+    """A scenario that reached an operation its target does not offer (TargetCapabilityError, adapters/target.py)
+    is not run, naming what it needs, as World.require says it: never failed, never passed."""
+    if call.excinfo is None or not call.excinfo.errisinstance(TargetCapabilityError):
+        return
+    error = call.excinfo.value
+    detail = f"; {error.detail}" if error.detail else ""
+    report.outcome = "skipped"
+    report.longrepr = (str(item.path), item.location[1] or 0,
+                       f"Skipped: not run: needs {error.capability} ({CAPABILITIES[error.capability]}); "
+                       f"{error.target} does not offer it{detail}")
 
 
 class ProfileCollector:

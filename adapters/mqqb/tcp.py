@@ -17,6 +17,13 @@ class TcpMqqbConnection(MqqbConnection):
         self._socket = socket.create_connection((host, port), timeout=timeout)
         self._closed = False
 
+    @classmethod
+    def accepted(cls, sock: socket.socket) -> "TcpMqqbConnection":
+        """A connection a queue manager opened to the suite's own MS-MQQB port (D-76 new-session)."""
+        connection = cls.__new__(cls)
+        connection._socket, connection._closed = sock, False
+        return connection
+
     def send(self, data: bytes) -> None:
         if not self._closed:
             try:
