@@ -78,6 +78,9 @@ def scenarios():
                 yield f"{path.name}: {template.name}", template.render(context).steps
 
 
+_SUBQUEUE = re.compile(r'a subqueue "(?P<sub>[^"]*)" of "(?P<alias>[^"]*)"')
+
+
 def setup_queues() -> tuple[list[SetupQueue], dict[str, str]]:
     """Every queue the script makes, and the scenarios whose queues it cannot make, each with the reason."""
     queues, unmade = set(), {}
@@ -92,6 +95,24 @@ def setup_queues() -> tuple[list[SetupQueue], dict[str, str]]:
             else:
                 queues.add(made)
     return sorted(queues), unmade
+
+
+def subqueues() -> list[tuple[str, str]]:
+    """(the script's queue, subqueue name) of every subqueue a scenario names: Windows makes a subqueue as it is
+    used (MS-MQDMPR 3.1.1.2), so the script has nothing to do for them; `mqspec serve --as-windows` makes them."""
+    found = set()
+    for _, steps in scenarios():
+        made = {}
+        for step in steps:
+            arguments = asked(step)
+            if arguments is not None:
+                queue = setup_queue(**arguments)
+                if not isinstance(queue, str):
+                    made[arguments["alias"]] = queue.name
+            match = _SUBQUEUE.fullmatch(step.name)
+            if match and match["alias"] in made:
+                found.add((made[match["alias"]], match["sub"]))
+    return sorted(found)
 
 
 def script(remove: bool = False) -> str:
@@ -119,4 +140,8 @@ def make_on(target, accounts: list[str]) -> int:
                                       security={"owner": accounts[0], "dacl": dacl})
         if created.hresult != 0:
             raise ValueError(f"the setup queue {queue.name} could not be made ({created.hresult:#x})")
+    for parent, sub in subqueues():
+        created = target.create_queue(f"{target.computer_name}\\private$\\{parent};{sub}")
+        if created.hresult != 0:
+            raise ValueError(f"the subqueue {parent};{sub} could not be made ({created.hresult:#x})")
     return len(queues)

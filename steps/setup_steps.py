@@ -44,6 +44,7 @@ def make_queue(world: World, alias: str, **attributes) -> None:
     created = world.target.create_queue(world.pathname(alias), **attributes)
     assert created.hresult == HRESULT.MQ_OK, f"creating {alias!r}: {describe_hresult(created.hresult)}"
     world.queues[alias] = created.format_name
+    world.notes.setdefault("pathnames", {})[alias] = created.pathname   # a target may name it otherwise (msmq://)
 
 
 @given(phrase('a queue "{alias}"'))
@@ -75,7 +76,7 @@ def a_journaled_queue(world, alias):
 def a_subqueue(world, sub, alias):
     created = world.target.create_queue(f"{world.pathname(alias)};{sub}")
     assert created.hresult == HRESULT.MQ_OK, f"creating subqueue {sub!r}: {describe_hresult(created.hresult)}"
-    world.queues[f"{alias};{sub}"] = f"DIRECT=OS:{world.pathname(alias)};{sub}"
+    world.queues[f"{alias};{sub}"] = created.format_name
 
 
 def properties(world: World, row: dict[str, str]) -> MessageProperties:

@@ -51,6 +51,11 @@ class TcpMqqbConnection(MqqbConnection):
         return bytes(out)
 
     @property
+    def seen_closed(self) -> bool:
+        """Closed, as far as the last send or receive showed (no wait, unlike `closed`)."""
+        return self._closed
+
+    @property
     def closed(self) -> bool:
         if not self._closed:
             readable, _, _ = select.select([self._socket], [], [], 0.3)  # the server closes after its last packet

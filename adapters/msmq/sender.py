@@ -78,12 +78,12 @@ class MqqbSender:
 
     def _expect(self, kind: str) -> Received:
         deadline = time.monotonic() + HANDSHAKE_WAIT_MS / 1000
-        while time.monotonic() < deadline and not self._connection.closed:
+        while time.monotonic() < deadline and not self._connection.seen_closed:
             for packet in self._take(HANDSHAKE_WAIT_MS):
                 if packet.kind == kind:
                     return packet
         raise SessionError(f"{self.host}:{self.port} sent no {kind} answer on MS-MQQB"
-                           + (" and closed the connection" if self._connection.closed else ""))
+                           + (" and closed the connection" if self._connection.seen_closed else ""))
 
     def _take(self, wait_ms: int) -> list[Received]:
         packets = [decode(packet) for packet in self._stream.feed(self._connection.receive(wait_ms))]
@@ -103,10 +103,10 @@ class MqqbSender:
     def send(self, out: Outgoing) -> None:
         """Write one UserMessage; a closed session is opened again first (MS-MQQB 3.1.5.9: the host may close an
         idle one)."""
-        if self._connection.closed:
+        self.poll()
+        if self._connection.seen_closed:
             self._open(self.host_guid)
         self._connection.send(user_message(out))
-        self.poll()
 
     def poll(self) -> list[Received]:
         """What the host sent on the session since the last look (its SessionAcks, and its OrderAcks and FinalAcks

@@ -27,8 +27,9 @@ these two protocols allow:
 - between scenarios the queues a scenario used, their journals and the machine's dead-letter
   and journal queues are purged over MS-MQRR (there is no reset).
 
-The clients of one scenario (connection(), as_identity()) share one `_Host`: the session, the
-acceptor and the queues used; the first client's close() purges and lets them go.
+The clients of one scenario (connection(), as_identity()) share one `_Scene`: the queues used and
+whether anything was sent, which the first client's close() purges.  The MS-MQQB session and the
+acceptor are the process's (`_Session`, one per host), as a real peer queue manager keeps its own.
 """
 
 from __future__ import annotations
@@ -58,7 +59,8 @@ OFFERED = frozenset({"rpc", "mqqb_peer", "real_time"})
 DEFAULT_PRIORITY = 3        # MS-MQDMPR 3.1.1.12 Priority's default, which the sending queue manager writes
 RECOVERABLE = 1             # MS-MQMQ 2.2.19.2 UserHeader.Flags.DM
 SENTINEL = "orders"         # a queue every setup script makes: its absence means the script was not run
-_PATHNAME = re.compile(r"[^\\]+\\private\$\\mqs[0-9a-f]{6}-(?P<alias>[^\\;]+)", re.IGNORECASE)
+_PATHNAME = re.compile(r"[^\\]+\\private\$\\mqs[0-9a-f]{6}-(?P<alias>[^\\;]+)(?:;(?P<sub>[^\\;]+))?",
+                       re.IGNORECASE)
 
 
 class _NoControl:
@@ -79,21 +81,39 @@ class _NoControl:
         """Nothing to release."""
 
 
-class _Host:
-    """What the clients of one scenario share: the MS-MQQB session, the acceptor, the queues used."""
+class _Session:
+    """The suite's sending queue manager towards one host, kept for the process: its MS-MQQB session (its GUID
+    and MessageIDs go on from scenario to scenario, as a real peer's would) and its acceptor."""
 
     def __init__(self, host: str, mqqb_port: int, computer: str, acceptor: tuple[str, int] | None,
                  timeout: float) -> None:
         self.computer, self.mqqb_port = computer, mqqb_port
         self.sender = MqqbSender(host, mqqb_port, suite_guid(), timeout)
         self.acceptor = Acceptor(*acceptor) if acceptor else None
-        self.used: dict[str, str] = {}          # format name -> alias, of the queues the scenario created
         self.lock = threading.Lock()            # one UserMessage written at a time
+        self.checked = False                    # the setup script's queues were found
 
-    def close(self) -> None:
-        self.sender.close()
-        if self.acceptor is not None:
-            self.acceptor.stop()
+
+_SESSIONS: dict[tuple, _Session] = {}
+
+
+def _session(host: str, mqqb_port: int, computer: str, acceptor: tuple[str, int] | None,
+             timeout: float) -> _Session:
+    key = (host, mqqb_port, computer, acceptor)
+    if key not in _SESSIONS:
+        _SESSIONS[key] = _Session(host, mqqb_port, computer, acceptor, timeout)
+    return _SESSIONS[key]
+
+
+class _Scene:
+    """What the clients of one scenario share: the session, the queues it created, whether it sent."""
+
+    def __init__(self, session: _Session) -> None:
+        self.session = session
+        self.computer, self.mqqb_port = session.computer, session.mqqb_port
+        self.sender, self.acceptor, self.lock = session.sender, session.acceptor, session.lock
+        self.used: dict[str, str] = {}          # format name -> alias, of the queues the scenario created
+        self.sent = False                       # a message went to the host: there is something to purge
 
 
 class _PeerConnection(TcpMqqbConnection):
@@ -111,30 +131,29 @@ class _PeerConnection(TcpMqqbConnection):
 class MsmqTarget(MqrrTarget):
     def __init__(self, host: str, port: int, *, credentials: Credentials = Credentials(), ndr64: bool = False,
                  connect_timeout: float = 5.0, second: Credentials | None = None, mqqb_port: int = 1801,
-                 computer: str = "", acceptor: tuple[str, int] | None = None, _host: _Host | None = None) -> None:
+                 computer: str = "", acceptor: tuple[str, int] | None = None, _scene: _Scene | None = None) -> None:
         name = f"msmq://{host}:{port}"
-        self._owns_host = _host is None
-        if _host is None:
+        self._owns_scene = _scene is None
+        if _scene is None:
             try:
-                _host = _Host(host, mqqb_port, computer or host.split(".")[0], acceptor, connect_timeout)
-            except SessionError as error:
+                _scene = _Scene(_session(host, mqqb_port, computer or host.split(".")[0], acceptor, connect_timeout))
+            except (SessionError, OSError) as error:
                 raise ConnectError(str(error)) from None
-        self._host = _host
-        identity = {"name": "network only", "computer_name": _host.computer,
-                    "queue_manager_identifier": _host.sender.host_guid, "capabilities": sorted(OFFERED),
+        self._scene = _scene
+        identity = {"name": "network only", "computer_name": _scene.computer,
+                    "queue_manager_identifier": _scene.sender.host_guid, "capabilities": sorted(OFFERED),
                     "send_insecure_nacks": None, "mqqb_port": mqqb_port}
         try:
             super().__init__(host, port, credentials=credentials, ndr64=ndr64, connect_timeout=connect_timeout,
                              second=second, _control=_NoControl(name), _identity=identity)
         except ConnectError:
-            if self._owns_host:
-                _host.close()
             raise
         self.name = name
         self.capabilities = OFFERED | ({"identities"} if len(self._accounts) == 2 else set())
         self._roles = {account: role for account, role in zip(self._accounts, ("first", "second"))}
-        if self._owns_host:
+        if self._owns_scene and not _scene.session.checked:
             self._check_setup()
+            _scene.session.checked = True
 
     def _check_setup(self) -> None:
         made = setup_queue(SENTINEL)
@@ -148,7 +167,7 @@ class MsmqTarget(MqrrTarget):
                            "`mqspec windows-setup` prints on the host first")
 
     def _format_name(self, name: str) -> str:
-        return f"DIRECT=OS:{self._host.computer}\\private$\\{name}"
+        return f"DIRECT=OS:{self._scene.computer}\\private$\\{name}"
 
     # -- queues: the setup script's ---------------------------------------------------------------
     def create_queue(self, pathname: str, *, transactional: bool = False, quota: int = INFINITE,
@@ -156,6 +175,8 @@ class MsmqTarget(MqrrTarget):
         match = _PATHNAME.fullmatch(pathname)
         if match is None:
             raise TargetCapabilityError(self.name, "create_queue", f"the queue {pathname!r} is none of the script's")
+        if match["sub"]:
+            return self._subqueue(match["alias"], match["sub"])
         owner, acl = "first", None
         if security is not None:
             owner = self._roles.get(security.get("owner"), security.get("owner"))
@@ -170,10 +191,31 @@ class MsmqTarget(MqrrTarget):
         if isinstance(made, str):
             raise TargetCapabilityError(self.name, "create_queue", made)
         format_name = self._format_name(made.name)
-        if format_name in self._host.used:
+        self._check_made(made.name, format_name)
+        if format_name in self._scene.used:
             raise TargetCapabilityError(self.name, "create_queue", f"{made.name} created twice in one scenario")
-        self._host.used[format_name] = match["alias"]
-        return CreateQueueOut(HRESULT.MQ_OK, format_name, f"{self._host.computer}\\private$\\{made.name}")
+        self._scene.used[format_name] = match["alias"]
+        return CreateQueueOut(HRESULT.MQ_OK, format_name, f"{self._scene.computer}\\private$\\{made.name}")
+
+    def _subqueue(self, alias: str, sub: str) -> CreateQueueOut:
+        """A subqueue of a queue the scenario made: Windows makes subqueues as they are used, and
+        `mqspec serve --as-windows` those of the script's queues that scenarios name."""
+        parents = [name for name, used in self._scene.used.items() if used == alias]
+        if not parents:
+            raise TargetCapabilityError(self.name, "create_queue", f"a subqueue of {alias!r}, which it has not made")
+        format_name = f"{parents[0]};{sub}"
+        self._check_made(format_name.rpartition("\\")[2], format_name)
+        self._scene.used[format_name] = f"{alias};{sub}"
+        return CreateQueueOut(HRESULT.MQ_OK, format_name, format_name.partition(":")[2])
+
+    def _check_made(self, name: str, format_name: str) -> None:
+        """The host has the queue (an open that is refused for want of access finds it too)."""
+        opened = self.open_queue(from_format_name(format_name), Access.PEEK_ACCESS, ShareMode.MQ_DENY_NONE)
+        if opened.hresult == HRESULT.MQ_OK:
+            self.close_queue(opened.pph_context)
+        elif opened.hresult == HRESULT.MQ_ERROR_QUEUE_NOT_FOUND:
+            raise TargetCapabilityError(self.name, "create_queue", f"the host has no queue {name}: no scenario "
+                                        "declares it in a step mqspec windows-setup reads")
 
     def delete_queue(self, format_name: str) -> int:
         raise TargetCapabilityError(self.name, "delete_queue")
@@ -185,8 +227,8 @@ class MsmqTarget(MqrrTarget):
         return self._send(format_name, properties, None)
 
     def send_in_own_transaction(self, format_name: str, properties: MessageProperties) -> SendOut:
-        with self._host.lock:
-            header = self._host.sender.next_transaction()
+        with self._scene.lock:
+            header = self._scene.sender.next_transaction()
         return self._send(format_name, properties, header)
 
     def _send(self, format_name: str, p: MessageProperties, transaction: tuple | None) -> SendOut:
@@ -194,8 +236,8 @@ class MsmqTarget(MqrrTarget):
             raise TargetCapabilityError(self.name, "local_send", "a property the suite's sending queue manager "
                                         "cannot write as a local send sets it (peek when locked, privacy level, "
                                         "an SRMP compound message of its own, extra properties)")
-        sender = self._host.sender
-        with self._host.lock:
+        sender = self._scene.sender
+        with self._scene.lock:
             message_id = sender.next_message_id()
             out = Outgoing(
                 source=sender.guid, destination_qm=sender.host_guid, message_id=message_id,
@@ -216,6 +258,7 @@ class MsmqTarget(MqrrTarget):
                     from None
             except SessionError as error:
                 raise ConnectError(str(error)) from None
+        self._scene.sent = True
         identifier = sender.guid + message_id.to_bytes(4, "little")   # MS-MQMQ 2.2.18.1.3 OBJECTID
         return SendOut(HRESULT.MQ_OK, 0 if self._seen(format_name, identifier) else None, identifier)
 
@@ -253,22 +296,22 @@ class MsmqTarget(MqrrTarget):
         raise TargetCapabilityError(self.name, "drop_connection")
 
     def mqqb_connect(self):
-        return _PeerConnection(self.host, self._host.mqqb_port, self._host.acceptor)
+        return _PeerConnection(self.host, self._scene.mqqb_port, self._scene.acceptor)
 
     # -- identity ---------------------------------------------------------------------------------
     @property
     def computer_name(self) -> str:
-        return self._host.computer
+        return self._scene.computer
 
     @property
     def queue_manager_identifier(self) -> bytes:
-        return self._host.sender.host_guid
+        return self._scene.sender.host_guid
 
     # -- clients ----------------------------------------------------------------------------------
     def connection(self, *, ndr64: bool | None = None) -> "MsmqTarget":
         return MsmqTarget(self.host, self.port, credentials=self._options["credentials"],
                           ndr64=self.ndr64 if ndr64 is None else ndr64,
-                          connect_timeout=self._options["connect_timeout"], _host=self._host)
+                          connect_timeout=self._options["connect_timeout"], _scene=self._scene)
 
     def as_identity(self, name: str, auth_level: str = "privacy") -> "MsmqTarget":
         if "identities" not in self.capabilities:
@@ -278,29 +321,31 @@ class MsmqTarget(MqrrTarget):
                              f"{name!r} at {auth_level!r}")
         return MsmqTarget(self.host, self.port, credentials=dataclasses.replace(self._accounts[name],
                                                                                 auth_level=auth_level),
-                          ndr64=self.ndr64, connect_timeout=self._options["connect_timeout"], _host=self._host)
+                          ndr64=self.ndr64, connect_timeout=self._options["connect_timeout"], _scene=self._scene)
 
     def close(self) -> None:
-        if self._owns_host:
+        if self._owns_scene and self._scene.sent:
             self._empty_queues()
         super().close()
-        if self._owns_host:
-            self._host.close()
 
     def _empty_queues(self) -> None:
         """No reset: what the scenario left in its queues, their journals and the machine's queues is purged over
-        MS-MQRR, twice (a purge may raise acknowledgments into another of them), as each account may."""
-        names = list(self._host.used) + [name + ";JOURNAL" for name in self._host.used] + \
-            [self.machine_format_name(suffix) for suffix in ("DEADLETTER", "DEADXACT", "JOURNAL")]
-        clients = [self] + [self.as_identity(account) for account in list(self._accounts)[1:]]
+        MS-MQRR, its queues twice (a purge may raise acknowledgments into another of them), each by the first
+        account that may."""
+        used = list(self._scene.used)
+        names = used + [name + ";JOURNAL" for name in used if ";" not in name] + \
+            [self.machine_format_name(suffix) for suffix in ("DEADLETTER", "DEADXACT", "JOURNAL")] + used
+        others: list[MsmqTarget] = []
         try:
-            for _ in range(2):
-                for name in names:
-                    for client in clients:
-                        if client._purge(name):
-                            break
+            for name in names:
+                if self._purge(name):
+                    continue
+                if not others and len(self._accounts) == 2:
+                    others.append(self.as_identity(list(self._accounts)[1]))
+                for client in others:
+                    client._purge(name)
         finally:
-            for client in clients[1:]:
+            for client in others:
                 client.close()
 
     def _purge(self, format_name: str) -> bool:
