@@ -516,9 +516,6 @@ def _serve(args) -> int:
     if not hasattr(target, "rundown"):
         target.close()
         raise UsageError(f"--target {url}: only an in-process target can be served")
-    if args.as_windows:
-        from .windows_setup import make_on
-        made = make_on(target, list(users.accounts))
     try:
         served = serve(target, args.host, args.port, log=lambda line: print(f"mqspec: {line}", file=sys.stderr,
                                                                             flush=True),
@@ -527,6 +524,9 @@ def _serve(args) -> int:
     except OSError as error:
         target.close()
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}") from None
+    if args.as_windows:   # made once the clock runs (a clock held while they are made would lag the wall clock)
+        from .windows_setup import make_on
+        made = make_on(target, list(users.accounts))
     lowest = {1: "none", 2: "connect", 5: "integrity", 6: "privacy"}[level]
     how = f"{len(users.accounts)} account(s), calls at {lowest} or above" if users else "no authentication"
     what = "judging clients with" if args.judge else "serving"

@@ -2,13 +2,19 @@
 
 Per target: the clauses passed, failed, not run and waived (untestable apart),
 then each failing clause with the first line of its failure, cut at LIMIT with
-the number left out said, and where the report and the full tracebacks are.
+the number left out said, the clauses not run counted by what they need (the
+capability or server their reason names: "not run: needs X"), and where the
+report and the full tracebacks are.
 With strength results: the kill rate and the survivors, the mutation score.
 """
 
 from __future__ import annotations
 
+import collections
+import re
+
 LIMIT = 25
+_NEEDS = re.compile(r"not run: needs (a server that accepts \w+ calls|[\w-]+)")
 
 
 def summary_lines(model: dict) -> list[str]:
@@ -25,6 +31,11 @@ def summary_lines(model: dict) -> list[str]:
             lines.append(f"  FAILED {clause}: {reason or '(no message)'}")
         if len(failing) > LIMIT:
             lines.append(f"  ... and {len(failing) - LIMIT} more failing clauses (see the report)")
+        needs = collections.Counter(_need(row["reason"]) for row in model["matrix"][target].values()
+                                    if row["verdict"] == "not run")
+        if needs:
+            lines.append("  not run, by what they need: " + ", ".join(f"{need} {count}"
+                                                                     for need, count in needs.most_common()))
     regressions = [c for c in model["changes"] if c["change"] == "regression"]
     if regressions:
         lines.append(f"{len(regressions)} regression(s) against the run before: "
@@ -54,3 +65,9 @@ def strength_lines(strength: dict | None) -> list[str]:
         lines += [f"  SURVIVED {row['module']}:{row['line']} {row['operator']}: {row['source_line']}"
                   for row in unexplained][:LIMIT]
     return lines
+
+
+def _need(reason: str | None) -> str:
+    """What a clause not run needs, as its reason names it: a capability, a kind of server, or "other"."""
+    match = _NEEDS.search(reason or "")
+    return match.group(1) if match else "other"

@@ -214,6 +214,7 @@ def queue_manager_quota(world, quota):
 
 @then(phrase("the send is refused with {status}", status=r"\w+"))
 def send_refused(world, status):
+    world.judging_a_send()
     assert world.status_is(hresult(status)), f"got {describe_hresult(world.status)}, expected {status}"
 
 
@@ -221,6 +222,7 @@ def send_refused(world, status):
 @then("the send fails")
 def call_fails(world):
     """Any failure status: for a name the specifications give no status for, only that the call is refused."""
+    world.judging_a_send()
     assert world.failed(), f"the send returned {describe_hresult(world.status)}, not a failure"
 
 
@@ -298,6 +300,7 @@ def time_passes(world, amount, unit, verb):
     if "virtual_time" not in world.target.capabilities and "real_time" in world.target.capabilities and \
             amount * scale <= REAL_TIME_WAIT_MS:
         time.sleep(amount * scale / 1000)   # a clock that only follows the wall clock: a short wait is waited
+        world.notes["waited in real time"] = True
         return
     world.require("virtual_time")
     world.target.elapse(amount * scale)

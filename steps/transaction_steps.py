@@ -460,6 +460,7 @@ def time_to_reach_queue(world, seconds):
 
 @then(r"the send is not accepted")
 def send_not_accepted(world):
+    world.judging_a_send()
     out = world.last
     assert not (out.hresult == HRESULT.MQ_OK and out.r_status == 0), \
         "the send was accepted and the message enqueued; expected a refusal"

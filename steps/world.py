@@ -86,6 +86,12 @@ class World:
             pytest.skip(f"not run: needs {capability} ({CAPABILITIES[capability]}); "
                         f"{self.target.name} does not offer it")
 
+    def judging_a_send(self) -> None:
+        """The step judges how the last send was refused or accepted: only a target whose sends answer the
+        Enqueue Message status can show it (over MS-MQQB a refused message is just not there)."""
+        if isinstance(self.last, SendOut):
+            self.require("send_status")
+
     def observe(self, decision: str, reading: str) -> None:
         """The target showed `reading` of the open decision `decision` (spec/decisions.md): record it (the run's
         profile; --profile may demand another)."""

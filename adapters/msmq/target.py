@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import struct
 import threading
 import time
 
@@ -55,6 +56,7 @@ from .sender import MqqbSender, SessionError, suite_guid
 
 SEEN_WITHIN_S = 1.0         # how long a send looks for its message in its queue before its status is unknown
 SEEN_POLL_S = 0.02
+PURGE_TRIES = 50            # opens of a queue to purge while a closed client's exclusive handle is run down
 OFFERED = frozenset({"rpc", "mqqb_peer", "real_time"})
 DEFAULT_PRIORITY = 3        # MS-MQDMPR 3.1.1.12 Priority's default, which the sending queue manager writes
 RECOVERABLE = 1             # MS-MQMQ 2.2.19.2 UserHeader.Flags.DM
@@ -213,9 +215,10 @@ class MsmqTarget(MqrrTarget):
         opened = self.open_queue(from_format_name(format_name), Access.PEEK_ACCESS, ShareMode.MQ_DENY_NONE)
         if opened.hresult == HRESULT.MQ_OK:
             self.close_queue(opened.pph_context)
-        elif opened.hresult == HRESULT.MQ_ERROR_QUEUE_NOT_FOUND:
-            raise TargetCapabilityError(self.name, "create_queue", f"the host has no queue {name}: no scenario "
-                                        "declares it in a step mqspec windows-setup reads")
+        elif opened.hresult not in (HRESULT.MQ_ERROR_ACCESS_DENIED, RpcStatus.RPC_S_ACCESS_DENIED):
+            raise TargetCapabilityError(self.name, "create_queue", f"the host has no queue {name} "
+                                        f"({opened.hresult:#x}): no scenario declares it in a step mqspec "
+                                        "windows-setup reads")
 
     def delete_queue(self, format_name: str) -> int:
         raise TargetCapabilityError(self.name, "delete_queue")
@@ -232,10 +235,12 @@ class MsmqTarget(MqrrTarget):
         return self._send(format_name, properties, header)
 
     def _send(self, format_name: str, p: MessageProperties, transaction: tuple | None) -> SendOut:
-        if p.allow_peek_when_locked or p.extra or p.srmp_compound_message is not None or p.privacy_level:
-            raise TargetCapabilityError(self.name, "local_send", "a property the suite's sending queue manager "
-                                        "cannot write as a local send sets it (peek when locked, privacy level, "
-                                        "an SRMP compound message of its own, extra properties)")
+        if p.allow_peek_when_locked or p.extra or p.srmp_compound_message is not None or p.privacy_level or \
+                p.srmp_envelope is not None or (p.acknowledgements and not p.admin_queue) or p.positive_journaling:
+            raise TargetCapabilityError(self.name, "local_send", "a property only a local application's send "
+                                        "writes as the scenario means it (peek when locked, privacy level, SRMP, "
+                                        "acknowledgments with no administration queue, positive journaling, whose "
+                                        "copy is the source queue manager's, extra properties)")
         sender = self._scene.sender
         with self._scene.lock:
             message_id = sender.next_message_id()
@@ -253,7 +258,7 @@ class MsmqTarget(MqrrTarget):
                 application_tag=p.application_tag, extension=p.extension, srmp_envelope=p.srmp_envelope)
             try:
                 sender.send(out)
-            except ValueError as error:   # a name no UserHeader field carries (MACHINE=, a list, an illegal one)
+            except (ValueError, struct.error) as error:   # a name or label no UserMessage field carries
                 raise TargetCapabilityError(self.name, "local_send", f"a UserMessage cannot name it: {error}") \
                     from None
             except SessionError as error:
@@ -296,6 +301,7 @@ class MsmqTarget(MqrrTarget):
         raise TargetCapabilityError(self.name, "drop_connection")
 
     def mqqb_connect(self):
+        self._scene.sent = True   # the scenario's peers send to the host: its queues are to be purged
         return _PeerConnection(self.host, self._scene.mqqb_port, self._scene.acceptor)
 
     # -- identity ---------------------------------------------------------------------------------
@@ -324,9 +330,9 @@ class MsmqTarget(MqrrTarget):
                           ndr64=self.ndr64, connect_timeout=self._options["connect_timeout"], _scene=self._scene)
 
     def close(self) -> None:
+        super().close()   # its handles run down first: one that denies sharing would keep the purge out
         if self._owns_scene and self._scene.sent:
             self._empty_queues()
-        super().close()
 
     def _empty_queues(self) -> None:
         """No reset: what the scenario left in its queues, their journals and the machine's queues is purged over
@@ -335,21 +341,25 @@ class MsmqTarget(MqrrTarget):
         used = list(self._scene.used)
         names = used + [name + ";JOURNAL" for name in used if ";" not in name] + \
             [self.machine_format_name(suffix) for suffix in ("DEADLETTER", "DEADXACT", "JOURNAL")] + used
-        others: list[MsmqTarget] = []
+        clients = [self.connection()]
         try:
             for name in names:
-                if self._purge(name):
+                if clients[0]._purge(name):
                     continue
-                if not others and len(self._accounts) == 2:
-                    others.append(self.as_identity(list(self._accounts)[1]))
-                for client in others:
+                if len(clients) == 1 and len(self._accounts) == 2:
+                    clients.append(self.as_identity(list(self._accounts)[1]))
+                for client in clients[1:]:
                     client._purge(name)
         finally:
-            for client in others:
+            for client in clients:
                 client.close()
 
     def _purge(self, format_name: str) -> bool:
-        opened = self.open_queue(from_format_name(format_name), Access.RECEIVE_ACCESS, ShareMode.MQ_DENY_NONE)
+        for _ in range(PURGE_TRIES):   # a closed client's handle that denied sharing goes at the host's rundown
+            opened = self.open_queue(from_format_name(format_name), Access.RECEIVE_ACCESS, ShareMode.MQ_DENY_NONE)
+            if opened.hresult != HRESULT.MQ_ERROR_SHARING_VIOLATION:
+                break
+            time.sleep(SEEN_POLL_S)
         if opened.hresult != HRESULT.MQ_OK:
             return opened.hresult not in (HRESULT.MQ_ERROR_ACCESS_DENIED, RpcStatus.RPC_S_ACCESS_DENIED)
         try:

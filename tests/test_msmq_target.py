@@ -1,0 +1,87 @@
+"""A Windows-like host certified with nothing but the network: `mqspec serve --as-windows` through msmq://.
+
+`mqspec serve --as-windows --users FILE` offers only what a Windows host offers (MS-MQRR at packet privacy,
+MS-MQQB on a port of its own, real time, the queues of `mqspec windows-setup`, no control interface), and the
+server scenarios certify it through `msmq://`: none may fail; what the target cannot set up is not run, naming
+what it needs.  The run's clause verdicts are printed (how many server clauses such a host is certified on, and
+the groups not run), and the administration acknowledgments of MS-MQQB 3.1.7.15 are among those passed.
+"""
+
+from __future__ import annotations
+
+import collections
+import contextlib
+import re
+import subprocess
+import sys
+import threading
+import xml.etree.ElementTree as ElementTree
+from pathlib import Path
+
+import pytest
+
+from mqspec.catalogue import load_catalogue
+from mqspec.reports.summary import summary_lines
+from mqspec.reports.tally import tally
+from tests.serving import stop
+
+ROOT = Path(__file__).resolve().parent.parent
+PASSWORDS = {"alice": "Passw0rd!", "bob": "S3cond!"}
+
+
+@contextlib.contextmanager
+def as_windows(users: Path):
+    """The msmq:// URL `mqspec serve --as-windows` prints, with the passwords added; the server stopped after."""
+    process = subprocess.Popen([sys.executable, "-m", "mqspec.cli", "serve", "--port", "0", "--as-windows",
+                                "--users", str(users)], cwd=ROOT, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = [process.stderr.readline(), process.stderr.readline()]
+        match = re.search(r"(msmq://\S+)", lines[1])
+        assert match, f"the server did not start as a Windows host: {lines}"
+        assert "password" not in match.group(1), "the URL it prints carries no password"
+        threading.Thread(target=lambda: collections.deque(process.stderr, maxlen=0), daemon=True).start()
+        yield match.group(1) + "".join(f"&{key}={value}" for key, value in
+                                       (("password", PASSWORDS["alice"]), ("second_password", PASSWORDS["bob"])))
+    finally:
+        stop(process, 30)
+
+
+def _scenarios(results: Path) -> dict[str, tuple[str, str, set[str]]]:
+    """name -> (outcome, message, clauses) of every scenario of the run."""
+    out = {}
+    for case in ElementTree.parse(results / "junit.xml").iter("testcase"):
+        clauses = {p.get("value") for p in case.iter("property") if p.get("name") == "clause"}
+        failed = case.find("failure") if case.find("failure") is not None else case.find("error")
+        skipped = case.find("skipped")
+        outcome = "failed" if failed is not None else "skipped" if skipped is not None else "passed"
+        message = (failed if failed is not None else skipped if skipped is not None else case).get("message", "")
+        out[case.get("name")] = (outcome, message, clauses)
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(2400)
+def test_a_windows_like_host_is_certified_through_msmq_with_no_failure(tmp_path):
+    (tmp_path / "users").write_text("".join(f"{name}:{password}\n" for name, password in PASSWORDS.items()),
+                                    encoding="utf-8")
+    results = tmp_path / "results"
+    with as_windows(tmp_path / "users") as url:
+        run = subprocess.run([sys.executable, "-m", "pytest", "features", "-q", "-p", "no:cacheprovider",
+                              "--target", url, "--results", str(results), "-k", "not test_machines"],
+                             cwd=ROOT, capture_output=True, text=True, timeout=2400)
+    scenarios = _scenarios(results)
+    failed = [f"{name}: {message}" for name, (outcome, message, _) in scenarios.items() if outcome == "failed"]
+    assert not failed, "\n".join(failed[:20])
+    assert run.returncode == 0, run.stdout[-3000:]
+    lines = summary_lines(tally(results, load_catalogue()))
+    print("\n".join(lines))   # how many server clauses a Windows host is certified on, and what the rest need
+    counts = re.search(r"clauses (\d+) passed, 0 failed, (\d+) not run", lines[0])
+    assert counts and int(counts.group(1)) >= 150, lines[0]
+    assert any(line.startswith("  not run, by what they need: virtual_time") for line in lines), lines
+    acknowledgments = [name for name, (outcome, _, clauses) in scenarios.items()
+                       if outcome == "passed" and any(c.startswith("MS-MQQB:3.1.7.15:") for c in clauses)]
+    assert len(acknowledgments) >= 10, "the administration acknowledgments of MS-MQQB 3.1.7.15 are certified"
+    unmade = [message for outcome, message, _ in scenarios.values() if "needs create_queue" in message]
+    assert all("none of the script's" in message or "owned by the second" in message or "twice" in message
+               or "default access list" in message or "has not made" in message for message in unmade), \
+        "every queue a scenario declares is one the setup script makes"
