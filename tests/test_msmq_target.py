@@ -85,3 +85,86 @@ def test_a_windows_like_host_is_certified_through_msmq_with_no_failure(tmp_path)
     assert all("none of the script's" in message or "owned by the second" in message or "twice" in message
                or "default access list" in message or "has not made" in message for message in unmade), \
         "every queue a scenario declares is one the setup script makes"
+
+
+def _certify(url: str, results: Path, *options: str) -> dict[str, tuple[str, str, set[str]]]:
+    subprocess.run([sys.executable, "-m", "pytest", "features", "-q", "-p", "no:cacheprovider", "--target", url,
+                    "--results", str(results), *options], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    return _scenarios(results)
+
+
+@pytest.fixture(scope="module")
+def windows_like(tmp_path_factory):
+    users = tmp_path_factory.mktemp("users") / "users"
+    users.write_text("".join(f"{name}:{password}\n" for name, password in PASSWORDS.items()), encoding="utf-8")
+    with as_windows(users) as url:
+        yield url
+
+
+def test_the_target_maps_queues_sends_over_mqqb_and_sees_what_arrived(windows_like):
+    from mqspec.adapters import MessageProperties, TargetCapabilityError, connect
+    target = connect(windows_like)
+    try:
+        assert target.capabilities == {"rpc", "mqqb_peer", "real_time", "identities"}
+        created = target.create_queue(f"{target.computer_name}\\private$\\mqs0a1b2c-orders", transactional=True)
+        assert created.format_name == f"DIRECT=OS:{target.computer_name}\\private$\\mqspec-orders-tx"
+        out = target.send(created.format_name, MessageProperties(label="m1"))
+        assert out.r_status is None, "a plain message is not seen in a transactional queue"
+        out = target.send_in_own_transaction(created.format_name, MessageProperties(label="m2"))
+        assert out.r_status == 0 and out.message_id[:16] != target.queue_manager_identifier
+        assert [m.p_sequence_id for m in target.read_queue(created.format_name).messages]
+        with pytest.raises(TargetCapabilityError, match="create_queue"):
+            target.create_queue(f"{target.computer_name}\\private$\\mqs0a1b2c-nowhere")
+        with pytest.raises(TargetCapabilityError, match="internal_transactions"):
+            target.begin_transaction()
+        with pytest.raises(TargetCapabilityError, match="virtual_time"):
+            target.elapse(1)
+    finally:
+        target.close()
+    again = connect(windows_like)   # the scenario's queues were emptied when its client closed
+    try:
+        assert again.read_queue(created.format_name).messages == ()
+    finally:
+        again.close()
+
+
+def test_a_bad_msmq_url_is_one_line(windows_like):
+    from mqspec.adapters import TargetError, connect
+    for url, words in ((windows_like + "&acceptor=nowhere", "acceptor"), (windows_like + "&colour=red", "colour"),
+                       (re.sub(r"mqqb_port=\d+", "mqqb_port=1", windows_like), "MS-MQQB")):
+        with pytest.raises(TargetError, match=words) as caught:
+            connect(url)
+        assert "\n" not in str(caught.value) and "Passw0rd" not in str(caught.value)
+
+
+def test_the_acceptor_hands_over_each_connection_once():
+    import socket
+
+    from mqspec.adapters.msmq.acceptor import Acceptor
+    acceptor = Acceptor("127.0.0.1", 0)
+    try:
+        with socket.create_connection(("127.0.0.1", acceptor.port)) as peer:
+            peer.sendall(b"hello")
+            for _ in range(100):
+                taken = acceptor.take_new()
+                if taken:
+                    break
+                threading.Event().wait(0.02)
+            assert len(taken) == 1 and taken[0].receive(1000) == b"hello" and acceptor.take_new() == []
+            taken[0].close()
+    finally:
+        acceptor.stop()
+
+
+def test_a_level_the_server_refuses_is_not_run_and_one_it_accepts_runs(tmp_path):
+    """MS-MQRR 3.1.4.2:09 opens at connect and integrity level: against a server whose lowest level is packet
+    privacy its scenarios are not run, naming the level; against one that accepts connect, they pass."""
+    from tests.serving import served
+    (tmp_path / "users").write_text("alice:Passw0rd!\nbob:S3cond!\n", encoding="utf-8")
+    accounts = "?user=alice&password=Passw0rd!&second_user=bob&second_password=S3cond!&auth=privacy"
+    for level, outcome in (("privacy", "skipped"), ("connect", "passed")):
+        with served(options=("--users", str(tmp_path / "users"), "--auth-level", level)) as url:
+            verdicts = _certify(url + accounts, tmp_path / level, "--clause", "MS-MQRR:3.1.4.2:09")
+        assert len(verdicts) == 3 and {v[0] for v in verdicts.values()} == {outcome}, verdicts
+        if outcome == "skipped":
+            assert all("not run: needs a server that accepts connect calls" in v[1] for v in verdicts.values())

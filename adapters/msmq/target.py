@@ -145,11 +145,8 @@ class MsmqTarget(MqrrTarget):
         identity = {"name": "network only", "computer_name": _scene.computer,
                     "queue_manager_identifier": _scene.sender.host_guid, "capabilities": sorted(OFFERED),
                     "send_insecure_nacks": None, "mqqb_port": mqqb_port}
-        try:
-            super().__init__(host, port, credentials=credentials, ndr64=ndr64, connect_timeout=connect_timeout,
-                             second=second, _control=_NoControl(name), _identity=identity)
-        except ConnectError:
-            raise
+        super().__init__(host, port, credentials=credentials, ndr64=ndr64, connect_timeout=connect_timeout,
+                         second=second, _control=_NoControl(name), _identity=identity)
         self.name = name
         self.capabilities = OFFERED | ({"identities"} if len(self._accounts) == 2 else set())
         self._roles = {account: role for account, role in zip(self._accounts, ("first", "second"))}
