@@ -14,7 +14,7 @@ import collections
 import re
 
 LIMIT = 25
-_NEEDS = re.compile(r"not run: needs (a server that accepts \w+ calls|[\w-]+)")
+_NEEDS = re.compile(r"^(?:not run: )?needs (a server that accepts \w+ calls|[\w-]+)")   # as tally keeps it
 
 
 def summary_lines(model: dict) -> list[str]:

@@ -214,6 +214,7 @@ def _check_field(world: World, decoded: DecodedMessage, field: str, text: str) -
         same(decoded.extension_header[field[len("ExtensionHeader flag "):]], int(text))
     elif field == "source queue manager":
         assert text == "this queue manager", "write: source queue manager | this queue manager"
+        world.require("local_send")   # a message a peer sent (msmq://) names the peer as its source
         same(decoded.source_queue_manager.bytes_le, world.target.queue_manager_identifier)
     else:
         raise KeyError(f"unknown packet field {field!r}")

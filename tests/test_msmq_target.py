@@ -168,3 +168,16 @@ def test_a_level_the_server_refuses_is_not_run_and_one_it_accepts_runs(tmp_path)
         assert len(verdicts) == 3 and {v[0] for v in verdicts.values()} == {outcome}, verdicts
         if outcome == "skipped":
             assert all("not run: needs a server that accepts connect calls" in v[1] for v in verdicts.values())
+
+
+def test_the_summary_counts_the_clauses_not_run_by_what_they_need():
+    matrix = {"A:1": {"verdict": "passed", "reason": ""},
+              "A:2": {"verdict": "not run", "reason": "not run: needs virtual_time (elapse() ...); x does not offer it"},
+              "A:3": {"verdict": "not run", "reason": "needs virtual_time (elapse() ...)"},
+              "A:4": {"verdict": "not run", "reason": "not run: needs a server that accepts connect calls; ..."},
+              "A:5": {"verdict": "not run", "reason": "waived: why"}}
+    model = {"targets": ["msmq://h"], "latest": {"msmq://h": "r1"}, "changes": [], "strength": None,
+             "counts": {"msmq://h": {"passed": 1, "failed": 0, "not run": 4, "waived": 0, "untestable": 0}},
+             "matrix": {"msmq://h": matrix}}
+    assert summary_lines(model)[-1] == ("  not run, by what they need: virtual_time 2, "
+                                        "a server that accepts connect calls 1, other 1")
