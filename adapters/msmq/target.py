@@ -67,15 +67,14 @@ _PATHNAME = re.compile(r"[^\\]+\\private\$\\mqs[0-9a-f]{6}-(?P<alias>[^\\;]+)(?:
 
 class _NoControl:
     """What stands in for mqspec's control interface (control.ControlClient): nothing.  An operation of a
-    capability is refused with TargetCapabilityError; the rundown of a closed client cannot be awaited, so it is
-    given a moment."""
+    capability is refused with TargetCapabilityError; the rundown of a closed client cannot be awaited (the purge
+    after a scenario waits for it where it must: a handle that denied sharing)."""
 
     def __init__(self, name: str) -> None:
         self.name = name
 
     def invoke(self, op: str, **args):
         if op == "await_rundown":
-            time.sleep(0.05)   # the host runs a closed connection's handles down on its own time
             return True
         raise TargetCapabilityError(self.name, OPERATIONS[op])   # MsmqTarget answers the others itself
 
@@ -116,6 +115,9 @@ class _Scene:
         self.sender, self.acceptor, self.lock = session.sender, session.acceptor, session.lock
         self.used: dict[str, str] = {}          # format name -> alias, of the queues the scenario created
         self.sent = False                       # a message went to the host: there is something to purge
+        self.journaled: set[str] = set()        # those of them that keep a journal
+        self.answered: set[str] = set()         # administration queues its messages named (acknowledgments)
+        self.peers = False                      # a peer of the scenario sent what it chose
 
 
 class _PeerConnection(TcpMqqbConnection):
@@ -194,6 +196,8 @@ class MsmqTarget(MqrrTarget):
         if format_name in self._scene.used:
             raise TargetCapabilityError(self.name, "create_queue", f"{made.name} created twice in one scenario")
         self._scene.used[format_name] = match["alias"]
+        if made.journaling:
+            self._scene.journaled.add(format_name)
         return CreateQueueOut(HRESULT.MQ_OK, format_name, f"{self._scene.computer}\\private$\\{made.name}")
 
     def _subqueue(self, alias: str, sub: str) -> CreateQueueOut:
@@ -261,6 +265,8 @@ class MsmqTarget(MqrrTarget):
             except SessionError as error:
                 raise ConnectError(str(error)) from None
         self._scene.sent = True
+        if p.admin_queue:
+            self._scene.answered.add(p.admin_queue)
         identifier = sender.guid + message_id.to_bytes(4, "little")   # MS-MQMQ 2.2.18.1.3 OBJECTID
         return SendOut(HRESULT.MQ_OK, 0 if self._seen(format_name, identifier) else None, identifier)
 
@@ -298,7 +304,7 @@ class MsmqTarget(MqrrTarget):
         raise TargetCapabilityError(self.name, "drop_connection")
 
     def mqqb_connect(self):
-        self._scene.sent = True   # the scenario's peers send to the host: its queues are to be purged
+        self._scene.sent = self._scene.peers = True   # the scenario's peers send to the host: purge it all
         return _PeerConnection(self.host, self._scene.mqqb_port, self._scene.acceptor)
 
     # -- identity ---------------------------------------------------------------------------------
@@ -332,12 +338,13 @@ class MsmqTarget(MqrrTarget):
             self._empty_queues()
 
     def _empty_queues(self) -> None:
-        """No reset: what the scenario left in its queues, their journals and the machine's queues is purged over
-        MS-MQRR, its queues twice (a purge may raise acknowledgments into another of them), each by the first
-        account that may."""
+        """No reset: what the scenario left in its queues, the journals of those that keep one and the machine's
+        queues is purged over MS-MQRR, then the administration queues again (a purge raises acknowledgments), each
+        by the first account that may."""
         used = list(self._scene.used)
-        names = used + [name + ";JOURNAL" for name in used if ";" not in name] + \
-            [self.machine_format_name(suffix) for suffix in ("DEADLETTER", "DEADXACT", "JOURNAL")] + used
+        again = used if self._scene.peers else [name for name in used if name in self._scene.answered]
+        names = used + [name + ";JOURNAL" for name in used if ";" not in name and name in self._scene.journaled] + \
+            [self.machine_format_name(suffix) for suffix in ("DEADLETTER", "DEADXACT", "JOURNAL")] + again
         clients = [self.connection()]
         try:
             for name in names:
