@@ -13,8 +13,9 @@ GUID (CS set) is asked again on a new connection with the GUID it just named.
 UserMessages are written with the suite's own packet writer (steps/mqqb_packets.py; written
 from the field tables alone, it shares nothing with the reference), each with the next
 MessageID of this session (MS-MQQB 3.1.1.3).  What the host sends back on the session
-(SessionAcks, OrderAcks, FinalAcks under D-76 same-session) is read and kept; a session lives
-no longer than a scenario, so the host's packets are not acknowledged (it may send them again).
+(SessionAcks, OrderAcks, FinalAcks under D-76 same-session) is read before each send and let go:
+the scenarios judge a host's acknowledgments on sessions of their own peers (steps/mqqb_steps.py),
+so the host's packets here are not acknowledged (it may send them again).
 """
 
 from __future__ import annotations
@@ -51,7 +52,6 @@ class MqqbSender:
 
     def __init__(self, host: str, port: int, guid: bytes, timeout: float = 5.0) -> None:
         self.host, self.port, self.guid, self.timeout = host, port, guid, timeout
-        self.received: list[Received] = []
         self._ordinal = 0
         self._tx_sequence_id = struct.pack("<II", 1, int(time.time()) & 0xFFFFFFFF)  # MS-MQMQ 2.2.18.1.2
         self._tx_number = 0
@@ -110,10 +110,8 @@ class MqqbSender:
 
     def poll(self) -> list[Received]:
         """What the host sent on the session since the last look (its SessionAcks, and its OrderAcks and FinalAcks
-        under D-76 same-session); the session lives no longer than a scenario, so none is acknowledged."""
-        packets = self._take(0)
-        self.received += packets
-        return packets
+        under D-76 same-session), read so that it never waits on the suite; none is acknowledged."""
+        return self._take(0)
 
     def close(self) -> None:
         self._connection.close()
