@@ -56,6 +56,7 @@ from .sender import MqqbSender, SessionError, suite_guid
 
 SEEN_WITHIN_S = 1.0         # how long a send looks for its message in its queue before its status is unknown
 SEEN_POLL_S = 0.02
+SETTLE_FLOOR_S = 0.25       # the least time a background call is given to reach the host (World.in_background)
 PURGE_TRIES = 50            # opens of a queue to purge while a closed client's exclusive handle is run down
 OFFERED = frozenset({"rpc", "mqqb_peer", "real_time"})
 DEFAULT_PRIORITY = 3        # MS-MQDMPR 3.1.1.12 Priority's default, which the sending queue manager writes
@@ -150,6 +151,8 @@ class MsmqTarget(MqrrTarget):
         super().__init__(host, port, credentials=credentials, ndr64=ndr64, connect_timeout=connect_timeout,
                          second=second, _control=_NoControl(name), _identity=identity)
         self.name = name
+        # a call started on another thread reaches a host across a network, or a loaded one, later than one bind
+        self.settle_seconds = max(self.settle_seconds, SETTLE_FLOOR_S)
         self.capabilities = OFFERED | ({"identities"} if len(self._accounts) == 2 else set())
         self._roles = {account: role for account, role in zip(self._accounts, ("first", "second"))}
         if self._owns_scene and not _scene.session.checked:
