@@ -42,7 +42,17 @@ target URLs:
       ndr64=0|1                     bind with the NDR64 transfer syntax (default 0: NDR 2.0)
       connect_timeout=SECONDS       how long to wait for the server (default 5)
     Set-up (queues, sending, transactions, time) goes through the mqspec control interface
-    on the same port, which `mqspec serve` offers; `mqspec docs control` describes it."""
+    on the same port, which `mqspec serve` offers; `mqspec docs control` describes it.
+  msmq://HOST[:PORT][?option=value&...]   a Windows host (or `mqspec serve --as-windows`) with nothing but
+                                    the network: MS-MQRR at PORT (default 2103), MS-MQQB at mqqb_port; the
+                                    queues of `mqspec windows-setup`'s script (README: Certifying Windows MSMQ)
+      user= domain= password= hash= auth= second_user= second_password= second_hash= second_domain=
+      ndr64= connect_timeout=       as for mqrr:// (auth: privacy by default, as Windows asks)
+      mqqb_port=N                   the host's MS-MQQB port (default 1801)
+      computer=NAME                 the host's computer name, as its queues' path names carry it
+                                    (default: the first label of HOST)
+      acceptor=ADDRESS:PORT         where the suite listens for the sessions the host opens back to it
+                                    (its OrderAcks and FinalAcks, D-76); the host must reach it"""
 
 
 class TargetError(ValueError):
@@ -140,21 +150,59 @@ def connect(url: str) -> Target:
             raise TargetError(f"{target_identity(url)!r}: {error}") from None
     if scheme == "mqrr":
         return _connect_mqrr(url, parts)
-    raise TargetError(f"unknown target {target_identity(url)!r}: expected 'reference[?option=value&...]' or "
-                      f"'mqrr://host[:port][?option=value&...]'")
+    if scheme == "msmq":
+        return _connect_msmq(url, parts)
+    raise TargetError(f"unknown target {target_identity(url)!r}: expected 'reference[?option=value&...]', "
+                      f"'mqrr://host[:port][?option=value&...]' or 'msmq://host[:port][?option=value&...]'")
+
+
+def _address(text: str) -> tuple[str, int]:
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ValueError
+    return host, int(port)
+
+
+_address.__name__ = "HOST:PORT"
+_MSMQ_OPTIONS = dict(_MQRR_OPTIONS, mqqb_port=("mqqb_port", _count(1, 65535)), computer=("computer", str),
+                     acceptor=("acceptor", _address))
+
+
+def _connect_msmq(url: str, parts) -> Target:
+    from .msmq.target import MsmqTarget
+    from .wire.dcerpc_client import ConnectError
+    port, options, credentials, second = _endpoint(url, parts, _MSMQ_OPTIONS)
+    try:
+        return MsmqTarget(parts.hostname, port, credentials=credentials, ndr64=options.get("ndr64", False),
+                          connect_timeout=options.get("connect_timeout", 5.0), second=second,
+                          mqqb_port=options.get("mqqb_port", 1801), computer=options.get("computer", ""),
+                          acceptor=options.get("acceptor"))
+    except (ConnectError, OSError) as error:
+        raise TargetError(f"{target_identity(url)}: {error}") from None
 
 
 def _connect_mqrr(url: str, parts) -> Target:
     from .mqrr.client import MqrrTarget
-    from .wire.dcerpc_client import ConnectError, Credentials
+    from .wire.dcerpc_client import ConnectError
     from .mqrr.control import ControlError
+    port, options, credentials, second = _endpoint(url, parts, _MQRR_OPTIONS)
+    try:
+        return MqrrTarget(parts.hostname, port, credentials=credentials, ndr64=options.get("ndr64", False),
+                          connect_timeout=options.get("connect_timeout", 5.0), second=second)
+    except (ConnectError, ControlError) as error:
+        raise TargetError(f"{target_identity(url)}: {error}") from None
+
+
+def _endpoint(url: str, parts, table: dict):
+    """The port, the options, the credentials and the second account of an mqrr:// or msmq:// URL."""
+    from .wire.dcerpc_client import Credentials
     if not parts.hostname:
-        raise TargetError(f"{target_identity(url)!r} names no host: write mqrr://host[:port]")
+        raise TargetError(f"{target_identity(url)!r} names no host: write {parts.scheme}://host[:port]")
     try:
         port = parts.port or 2103
     except ValueError:
         raise TargetError(f"{target_identity(url)!r}: the port must be a number from 1 to 65535") from None
-    options = _options(url, parts.query, _MQRR_OPTIONS)
+    options = _options(url, parts.query, table)
     for name, variable in _ENVIRONMENT.items():
         if name not in options and os.environ.get(variable):
             options[name] = os.environ[variable]
@@ -176,8 +224,4 @@ def _connect_mqrr(url: str, parts) -> Target:
         second = Credentials(user=options["second_user"], domain=options.get("second_domain", credentials.domain),
                              password=options.get("second_password", ""), lm_hash=second_lm, nt_hash=second_nt,
                              auth_level=credentials.auth_level)
-    try:
-        return MqrrTarget(parts.hostname, port, credentials=credentials, ndr64=options.get("ndr64", False),
-                          connect_timeout=options.get("connect_timeout", 5.0), second=second)
-    except (ConnectError, ControlError) as error:
-        raise TargetError(f"{target_identity(url)}: {error}") from None
+    return port, options, credentials, second

@@ -51,6 +51,7 @@ from .target import (
     OpenQueueOut,
     SendOut,
     StartReceiveOut,
+    SET_UP,
     Target,
 )
 from .timer_driver import TimerDriver
@@ -203,7 +204,7 @@ class InProcessTarget(Target):
     name = "reference"
     capabilities = frozenset({"virtual_time", "restart", "list_messages", "drop_connection", "reset",
                               "null_references", "queue_manager_quota", "configure", "mqqb_peer", "identities",
-                              "anonymous", "real_time"})
+                              "anonymous", "real_time"}) | SET_UP
 
     def __init__(self, *, store_path: str | None = None, computer_name: str = "mqspec", seed: int | None = 0,
                  queue_manager_quota: int | None = None, send_insecure_nacks: bool = False,

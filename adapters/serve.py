@@ -91,17 +91,18 @@ def serve(target: Target, host: str = "127.0.0.1", port: int = 0, *, log=None, c
           tries: int = PORT_TRIES,
           users=None, auth_level: int = 1, idle_timeout: float | None = 300.0, judge: bool = False,
           real_time: bool = True, mqqb_options: dict | None = None, operators=None, max_connections: int = 4096,
-          max_connections_per_peer: int = 256) -> Served:
+          max_connections_per_peer: int = 256, with_control: bool = True) -> Served:
     """Start serving `target`; OSError when no port of the sequence can be bound.  `log` takes what the servers
     say (refusals, failures), `connection_log` a line per connection opened or closed (default: `log`; see
     serve_log.py).  With `users` (dcerpc_auth.Users)
     binds may authenticate (NTLM, SPNEGO) and calls below `auth_level` are refused.  With `judge` every RemoteRead
     call is recorded and faults can be injected (judging.py; capability judge).  With `real_time` (the default) the
     queue manager's clock follows the wall clock from now, so a real peer's timers are served with no control call;
-    the suite's `reset` holds it again (virtual time).  `mqqb_options` go to the MqqbListener (its caps and
+    the suite's `reset` holds it again (virtual time).  `mqqb_options` go to the MqqbListener (its port, caps and
     deadlines); `max_connections` and `max_connections_per_peer` are the DCE/RPC server's caps (D-122).  With
     `users`, only the accounts named by `operators` (default: the first of `users`) may use the control interface
-    beyond `identity` (D-130)."""
+    beyond `identity` (D-130).  Without `with_control` the control interface is not served: only what a Windows
+    host offers (mqspec serve --as-windows)."""
     service = JudgingService if judge else RemoteReadService
     remote_read = service(target, authenticated=users is not None)
     # anonymous: a server with accounts that also takes calls with no security context (D-81's Anonymous Logon)
@@ -111,10 +112,10 @@ def serve(target: Target, host: str = "127.0.0.1", port: int = 0, *, log=None, c
     port = port or free_sequence(host, tries)
     candidates = [port + attempt * PORT_STEP for attempt in range(tries)]
     for candidate in candidates:
-        server = DceRpcServer([remote_read, control], host, candidate, log=log, connection_log=connection_log,
-                              users=users, min_auth_level=auth_level, computer_name=target.computer_name,
-                              idle_timeout=idle_timeout, max_connections=max_connections,
-                              max_connections_per_peer=max_connections_per_peer)
+        server = DceRpcServer([remote_read, control] if with_control else [remote_read], host, candidate, log=log,
+                              connection_log=connection_log, users=users, min_auth_level=auth_level,
+                              computer_name=target.computer_name, idle_timeout=idle_timeout,
+                              max_connections=max_connections, max_connections_per_peer=max_connections_per_peer)
         try:
             server.start()
         except OSError as error:

@@ -61,15 +61,28 @@ CAPABILITIES = {
                  "takes such calls beside its accounts' (mqspec serve --users --auth-level none)",
     "judge": "the server records every RemoteRead call a client makes and answers chosen calls with faults "
              "(mqspec serve --judge): what certifying a client needs",
+    "create_queue": "create_queue() makes any queue a scenario asks for (MS-MQRR cannot; a host certified with "
+                    "nothing but the network has only the queues `mqspec windows-setup` made)",
+    "delete_queue": "delete_queue() deletes a queue (MS-MQDMPR 3.1.7.1.4), which MS-MQRR and MS-MQQB cannot",
+    "internal_transactions": "begin_transaction() and its prepare, commit and abort: transactions of the queue "
+                             "manager's own, driven by the suite (MS-MQDMPR 3.1.7.1.8, 3.1.4.3 - 3.1.4.5)",
+    "send_status": "send() answers the Enqueue Message status (MS-MQDMPR 3.1.7.1.9) of every send, refused ones "
+                   "too, as a local application sees it",
+    "local_send": "send() is a local application's send: any format name, properties left unset for the queue "
+                  "manager's defaults, and those no MS-MQQB UserMessage carries (AllowPeekWhenLocked)",
 }
+# What every target had before a host certified through the network alone lacked them (the in-process reference,
+# and a server whose control interface sets scenes up).
+SET_UP = frozenset({"create_queue", "delete_queue", "internal_transactions", "send_status", "local_send"})
 
 
 class TargetCapabilityError(RuntimeError):
     """An operation of a capability the target does not offer (see CAPABILITIES)."""
 
-    def __init__(self, target: str, capability: str) -> None:
-        super().__init__(f"{target} does not offer {capability}: {CAPABILITIES[capability]}")
-        self.capability = capability
+    def __init__(self, target: str, capability: str, detail: str = "") -> None:
+        super().__init__(f"{target} does not offer {capability}: {CAPABILITIES[capability]}"
+                         + (f" ({detail})" if detail else ""))
+        self.target, self.capability, self.detail = target, capability, detail
 
 
 CLIENT_ID = uuid.UUID("6d717370-6563-4000-8000-636c69656e74").bytes_le  # "mqspec client"
@@ -308,6 +321,11 @@ class Target(ABC):
 
     @abstractmethod
     def abort_transaction(self, uow: bytes) -> int: ...
+
+    def send_in_own_transaction(self, format_name: str, properties: MessageProperties) -> SendOut:
+        """A message sent in a transaction of its own, committed at once: how a scene fills a transactional queue
+        on a target without internal_transactions (over MS-MQQB, the sending queue manager's transaction)."""
+        raise TargetCapabilityError(self.name, "internal_transactions")
 
     @abstractmethod
     def connection(self, *, ndr64: bool | None = None) -> "Target":

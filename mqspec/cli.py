@@ -175,6 +175,16 @@ def main(argv: list[str] | None = None) -> int:
                             "for a new one, or the new one is refused (D-122)")
     serve.add_argument("--max-connections-per-peer", type=int, default=256, metavar="N",
                        help="connections served at once from one client address (default 256; D-122)")
+    serve.add_argument("--as-windows", action="store_true",
+                       help="offer only what a Windows host offers (needs --users): no control interface, MS-MQQB "
+                            "on a port of its own, packet privacy required, the queues of `mqspec windows-setup` "
+                            "made at start; prints the msmq:// URL that certifies it")
+    serve.add_argument("--mqqb-port", type=int, default=0, metavar="PORT",
+                       help="the MS-MQQB port (default 0: any free port; a Windows host's is 1801)")
+    setup = commands.add_parser("windows-setup", help="print the PowerShell script that makes the suite's queues on "
+                                                      "a Windows host (README: Certifying Windows MSMQ)")
+    setup.add_argument("--remove", action="store_true", help="print the script that removes them")
+    setup.add_argument("--output", metavar="FILE", help="write it to FILE (default: standard output)")
     from mqspec.strength.command import DESCRIPTION as STRENGTH_DESCRIPTION, add_arguments as strength_arguments
     strength_arguments(commands.add_parser("strength", help="run the suite against wrong queue managers",
                                            description=STRENGTH_DESCRIPTION,
@@ -209,6 +219,8 @@ def main(argv: list[str] | None = None) -> int:
             from .authors import show_doc
             sys.stdout.write(show_doc(args.name))
             return 0
+        if args.command == "windows-setup":
+            return _windows_setup(args)
         return _clauses(args)
     except UsageError as error:
         print(f"mqspec: {error}", file=sys.stderr)
@@ -650,6 +662,8 @@ def _serve(args) -> int:
             raise UsageError(f"--users {error}") from None
     if args.operators is not None and not users:
         raise UsageError("--operators needs --users (operators are accounts)")
+    if args.as_windows:
+        _check_as_windows(args, users)
     operators = None
     if args.operators is not None:
         from mqspec.adapters.serve import operators_of
@@ -657,7 +671,8 @@ def _serve(args) -> int:
             operators = operators_of(users, [name.strip() for name in args.operators.split(",") if name.strip()])
         except ValueError as error:
             raise UsageError(f"--operators {args.operators}: {error}") from None
-    level = {"none": 1, "connect": 2, "integrity": 5, "privacy": 6}[args.auth_level or ("connect" if users else
+    level = {"none": 1, "connect": 2, "integrity": 5, "privacy": 6}[args.auth_level or ("privacy" if args.as_windows
+                                                                                       else "connect" if users else
                                                                                        "none")]
     url = args.target or ("reference?store=" + args.store if args.store else "reference")
     if "seed=" not in url:   # handles and cursor numbers nobody can foresee, unless a seed is asked for
@@ -674,24 +689,57 @@ def _serve(args) -> int:
     try:
         served = serve(target, args.host, args.port, log=log, connection_log=log.connection, users=users,
                        auth_level=level, idle_timeout=args.idle_timeout, judge=args.judge, operators=operators,
-                       max_connections=args.max_connections, max_connections_per_peer=args.max_connections_per_peer)
+                       max_connections=args.max_connections, max_connections_per_peer=args.max_connections_per_peer,
+                       with_control=not args.as_windows, mqqb_options={"port": args.mqqb_port})
     except OSError as error:
         target.close()
         raise UsageError(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}") from None
-    how = (f"{len(users.accounts)} account(s), calls at {args.auth_level or 'connect'} or above, control for "
-           f"{', '.join(sorted(served.control.operators))}" if users else "no authentication")
+    if args.as_windows:   # made once the clock runs (a clock held while they are made would lag the wall clock)
+        from .windows_setup import make_on
+        made = make_on(target, list(users.accounts))
+    lowest = {1: "none", 2: "connect", 5: "integrity", 6: "privacy"}[level]
+    how = f"{len(users.accounts)} account(s), calls at {lowest} or above" if users else "no authentication"
+    if users and not args.as_windows:
+        how += f", control for {', '.join(sorted(served.control.operators))}"
     what = "judging clients with" if args.judge else "serving"
     mqqb = f", MS-MQQB sessions on {args.host}:{served.mqqb.port}" if served.mqqb is not None else ""
+    lines = [f"mqspec: {what} {url} over MS-MQRR on {args.host}:{served.port}, {how}{mqqb}, in real time "
+             "(Ctrl-C stops)"]
+    if args.as_windows:
+        accounts = list(users.accounts)
+        second = f"&second_user={accounts[1]}" if len(accounts) > 1 else ""
+        lines.append(f"mqspec: as a Windows host ({made} queues of mqspec windows-setup, no control interface); "
+                     f"certify it with msmq://{args.host}:{served.port}?user={accounts[0]}{second}"
+                     f"&mqqb_port={served.mqqb.port}&computer={target.computer_name} (add password= and "
+                     "second_password=)")
     log.watch(served)
-    try:   # the start line once the signals are caught: a SIGTERM sent on reading it stops the server cleanly
-        served.server.serve_forever(ready=lambda: print(
-            f"mqspec: {what} {url} over MS-MQRR on {args.host}:{served.port}, {how}{mqqb}, in real time "
-            "(Ctrl-C stops)", file=sys.stderr, flush=True))   # until Ctrl-C (SIGINT) or SIGTERM
+    try:   # the start lines once the signals are caught: a SIGTERM sent on reading them stops the server cleanly
+        served.server.serve_forever(ready=lambda: print("\n".join(lines), file=sys.stderr, flush=True))
     finally:
         log.stop(served)   # the summary of the last minute
         served.stop()
         target.close()
     print("mqspec: stopped", file=sys.stderr)
+    return 0
+
+
+def _check_as_windows(args, users) -> None:
+    if users is None:
+        raise UsageError("--as-windows needs --users: a Windows host authenticates every call")
+    if args.auth_level not in (None, "privacy"):
+        raise UsageError(f"--as-windows --auth-level {args.auth_level}: a Windows host asks for packet privacy")
+    if args.judge or args.store or args.target:
+        raise UsageError("--as-windows serves a fresh reference: leave out --judge, --store and --target")
+    if not 0 <= args.mqqb_port <= 65535:
+        raise UsageError(f"--mqqb-port {args.mqqb_port}: use 0 to 65535")
+
+
+def _windows_setup(args) -> int:
+    from .windows_setup import script, write
+    try:
+        write(args.output, script(remove=args.remove))
+    except OSError as error:
+        raise UsageError(f"--output {args.output}: cannot write it ({error.strerror or error})") from None
     return 0
 
 

@@ -48,6 +48,8 @@ from pathlib import Path
 import pytest
 from pytest_bdd import reporting
 
+from mqspec.adapters.target import CAPABILITIES, TargetCapabilityError
+
 from .catalogue import LEVELS, CatalogueError, load_catalogue
 from .coverage import scenario_clauses
 from .evidence import EvidenceCollector
@@ -424,6 +426,7 @@ def pytest_runtest_makereport(item, call):
     clause = getattr(call.excinfo.value, "clause", None) if call.excinfo is not None else None
     if report.when == "call" and report.failed and isinstance(clause, str):
         item.user_properties.append(("cause", clause))   # the clause whose rule the failing step checks (blame.py)
+    _not_run_for_want_of_a_capability(item, call, report)
     selection = selection_of(item.config)
     if selection is None or report.when != "call" or not report.passed:
         return
@@ -435,6 +438,19 @@ def pytest_runtest_makereport(item, call):
             report.longrepr = (f"{decision}: the target took the reading {reading!r}; the profile demands "
                                f"{demanded!r}")
             return
+
+
+def _not_run_for_want_of_a_capability(item, call, report) -> None:
+    """A scenario that reached an operation its target does not offer (TargetCapabilityError, adapters/target.py)
+    is not run, naming what it needs, as World.require says it: never failed, never passed."""
+    if call.excinfo is None or not call.excinfo.errisinstance(TargetCapabilityError):
+        return
+    error = call.excinfo.value
+    detail = f"; {error.detail}" if error.detail else ""
+    report.outcome = "skipped"
+    report.longrepr = (str(item.path), item.location[1] or 0,
+                       f"Skipped: not run: needs {error.capability} ({CAPABILITIES[error.capability]}); "
+                       f"{error.target} does not offer it{detail}")
 
 
 class ProfileCollector:

@@ -4,12 +4,15 @@ Per target: its verdict (conformant, incomplete or NOT conformant: reports/recor
 the clauses passed, failed, not run and waived (untestable apart), then the clauses
 at fault with the first line of their failure, the likeliest cause first (cut at
 LIMIT with the number left out said), the collateral of each, and the clauses not
-run, grouped by why; `gate_forecast` says whether the gate will pass.
+run, grouped by why; `gate_forecast` says whether the gate will pass, and
+counted by what they need (the capability or server their reason names: "not run: needs X").
 With strength results: the kill rate and the survivors, the mutation score.
 """
 
 from __future__ import annotations
 
+import collections
+import re
 from pathlib import Path
 
 from .errors import ReportError
@@ -18,6 +21,7 @@ from .gate import model_verdicts, uncovered
 from .record import not_run, verdict_of
 
 LIMIT = 25
+_NEEDS = re.compile(r"^(?:not run: )?needs (a server that accepts \w+ calls|[\w-]+)")   # as tally keeps it
 
 
 def summary_lines(model: dict) -> list[str]:
@@ -45,6 +49,11 @@ def summary_lines(model: dict) -> list[str]:
                          + _listed(clauses))
         for why, clauses in not_run(verdicts).items():
             lines.append(f"  not run ({why}): {len(clauses)} clause(s): " + _listed(clauses))
+        needs = collections.Counter(_need(row["reason"]) for row in model["matrix"][target].values()
+                                    if row["verdict"] == "not run")
+        if needs:
+            lines.append("  not run, by what they need: " + ", ".join(f"{need} {count}"
+                                                                     for need, count in needs.most_common()))
     regressions = [c for c in model["changes"] if c["change"] == "regression"]
     if regressions:
         lines.append(f"{len(regressions)} regression(s) against the run before: "
@@ -91,3 +100,9 @@ def strength_lines(strength: dict | None) -> list[str]:
         lines += [f"  SURVIVED {row['module']}:{row['line']} {row['operator']}: {row['source_line']}"
                   for row in unexplained][:LIMIT]
     return lines
+
+
+def _need(reason: str | None) -> str:
+    """What a clause not run needs, as its reason names it: a capability, a kind of server, or "other"."""
+    match = _NEEDS.search(reason or "")
+    return match.group(1) if match else "other"

@@ -54,7 +54,8 @@ def no_such_queue(world, alias):
 def direct_alias(world, alias, other):
     """A second name for the same queue: DIRECT=OS:<computer>\\private$\\<name>."""
     world.queue(alias)
-    world.queues[other] = f"DIRECT=OS:{world.pathname(alias)}"
+    pathname = world.notes.get("pathnames", {}).get(alias) or world.pathname(alias)
+    world.queues[other] = f"DIRECT=OS:{pathname}"
 
 
 @when(phrase('cursor "{cursor}" receives in transaction "{tx}"'))

@@ -233,6 +233,8 @@ def cancel_request_id(world: World, request_id, handle):
 
 @then(named(r"the background call {request} is still waiting"))
 def still_waiting(world: World, request):
+    if world.notes.get("waited in real time"):
+        world.require("virtual_time")   # a wait of the wall clock cannot be held just short of a deadline
     job = world.background[request]
     job.thread.join(timeout=0.02)
     assert job.thread.is_alive(), \

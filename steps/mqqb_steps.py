@@ -38,6 +38,7 @@ import struct
 import time
 import uuid
 
+import pytest
 from pytest_bdd import given, then, when
 
 from mqspec.protocol.constants import MessageClass
@@ -251,7 +252,12 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
         out.hash_algorithm = number(packet_fields["HashAlgorithm"])
     if "EncryptionAlgorithm" in packet_fields:
         out.encryption_algorithm = number(packet_fields["EncryptionAlgorithm"])
-    peer.send(user_message(out))
+    try:
+        packet = user_message(out)
+    except ValueError as error:   # DQ 2-6 need a PRIVATE= name; a target may name its queues directly (msmq://)
+        pytest.skip(f"not run: {world.target.name} named {alias!r} {world.queue(alias)!r}, and a packet field of "
+                    f"the scenario cannot carry that name ({error})")
+    peer.send(packet)
     peer.recoverable_sent += 1 if out.delivery or transaction is not None else 0
     world.notes.setdefault("mqqb sent", {})[label] = out
     # MS-MQMQ 2.2.18.1.3 the receiver knows the message by the sender's GUID and the MessageID

@@ -77,7 +77,9 @@ def _token(world: World, token: str) -> str:
     if token == "unknown guid":
         return world.notes.setdefault("unknown guid", str(uuid.uuid4()))
     if token.startswith("name of "):
-        return f"{world.prefix}-{token[len('name of '):]}"
+        alias = token[len("name of "):]
+        pathname = world.notes.get("pathnames", {}).get(alias)
+        return pathname.rpartition("\\")[2] if pathname else f"{world.prefix}-{alias}"
     if token.startswith("format name of "):
         return world.queue(token[len("format name of "):])
     if token.startswith("private number of ") or token.startswith("short private number of "):

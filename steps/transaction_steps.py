@@ -42,7 +42,7 @@ from .phrases import named
 from .receive_steps import _argument, start_receive
 from .setup_steps import MESSAGE_COLUMNS, properties as table_properties, send
 from .values import labels, number
-from .world import MAX_SIZE, World
+from .world import MAX_SIZE, Sent, World
 
 ZERO_UOW = bytes(16)
 # MS-MQRR 3.1.4.12: the suite chooses the propagation token; nothing here parses it (MS-DTCO 2.2.5.4).
@@ -112,7 +112,16 @@ def _send_ok(world: World, alias: str, props: MessageProperties, tx: str | None 
 
 
 def _commit_all(world: World, alias: str, messages: list[MessageProperties]) -> None:
-    """Send every message inside one transaction of the target, then commit it."""
+    """Send every message inside one transaction of the target, then commit it; a target without transactions of
+    its own takes each as a transaction of its own (over MS-MQQB, a sending queue manager's)."""
+    if "internal_transactions" not in world.target.capabilities:
+        for props in messages:
+            out = world.target.send_in_own_transaction(world.queue(alias), props)
+            world.record(out)
+            world.sent[props.label] = Sent(props.label, world.queue(alias), out.message_id, transactional=True)
+            assert (out.hresult, out.r_status) == (HRESULT.MQ_OK, 0), \
+                f"sending {props.label!r} to {alias!r}: {describe_hresult(out.hresult)}, status {out.r_status}"
+        return
     name = f"set-up of {alias!r}"
     world.transactions[name] = uow = world.target.begin_transaction()
     for props in messages:
@@ -453,6 +462,7 @@ def time_to_reach_queue(world, seconds):
 
 @then(r"the send is not accepted")
 def send_not_accepted(world):
+    world.judging_a_send()
     out = world.last
     assert not (out.hresult == HRESULT.MQ_OK and out.r_status == 0), \
         "the send was accepted and the message enqueued; expected a refusal"

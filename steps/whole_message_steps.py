@@ -144,6 +144,8 @@ def sender_identifier(world, label, remote):
 @then(phrase('the packet of "{label}" has HashAlgorithm {hash_algorithm} and EncryptionAlgorithm '
              '{encryption_algorithm}', hash_algorithm=r"\w+", encryption_algorithm=r"\w+"))
 def algorithms(world, label, hash_algorithm, encryption_algorithm):
+    if label not in world.notes.get("mqqb sent", {}):
+        world.require("local_send")   # the algorithms a local send leaves to the queue manager (not a peer's)
     read, _, _ = _packet(world, label)
     got = (read.hash_algorithm, read.encryption_algorithm)
     wanted = (number(hash_algorithm), number(encryption_algorithm))

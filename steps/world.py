@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from mqspec.adapters import CAPABILITIES, Target
+from mqspec.adapters import CAPABILITIES, Target, TargetCapabilityError
+from mqspec.adapters.target import SendOut
 from mqspec.protocol.hresult import HRESULT, describe as describe_hresult
 
 from .observed import ObservedTarget
@@ -56,7 +57,8 @@ class World:
     requests: dict[str, tuple[str, int]] = field(default_factory=dict)  # alias -> (handle alias, dwRequestId)
     background: dict[str, Background] = field(default_factory=dict)
     last: object = None            # the last call's result object
-    status: int | None = None      # the last call's HRESULT
+    _status: int | None = None     # the last call's HRESULT (see status)
+    send_unseen: bool = False      # the last call was a send whose Enqueue Message status the target did not see
     decoded: DecodedMessage | None = None  # the message the last call returned
     max_body: int = MAX_SIZE
     notes: dict = field(default_factory=dict)  # anything else a step module needs to remember
@@ -83,6 +85,12 @@ class World:
         if capability not in self.target.capabilities:
             pytest.skip(f"not run: needs {capability} ({CAPABILITIES[capability]}); "
                         f"{self.target.name} does not offer it")
+
+    def judging_a_send(self) -> None:
+        """The step judges how the last send was refused or accepted: only a target whose sends answer the
+        Enqueue Message status can show it (over MS-MQQB a refused message is just not there)."""
+        if isinstance(self.last, SendOut):
+            self.require("send_status")
 
     def observe(self, decision: str, reading: str) -> None:
         """The target showed `reading` of the open decision `decision` (spec/decisions.md): record it (the run's
@@ -151,9 +159,18 @@ class World:
                 self.sequence_ids.setdefault(decoded.label, message.p_sequence_id)
 
     # -- results ----------------------------------------------------------------------------
+    @property
+    def status(self) -> int | None:
+        """The last call's HRESULT; after a send whose status the target cannot tell (a send over MS-MQQB that
+        was not seen to arrive), the scenario that asks is not run, for want of send_status."""
+        if self.send_unseen:
+            raise TargetCapabilityError(self.target.name, "send_status", "the send was not seen to arrive")
+        return self._status
+
     def record(self, result) -> None:
         self.last = result
-        self.status = result if isinstance(result, int) else getattr(result, "hresult", None)
+        self._status = result if isinstance(result, int) else getattr(result, "hresult", None)
+        self.send_unseen = isinstance(result, SendOut) and result.hresult == HRESULT.MQ_OK and result.r_status is None
         self.runtime_refusal = (self.target.refusal, self.target.strict)
         self.decoded = None
         sections = getattr(result, "pp_packet_sections", None)

@@ -17,6 +17,13 @@ class TcpMqqbConnection(MqqbConnection):
         self._socket = socket.create_connection((host, port), timeout=timeout)
         self._closed = False
 
+    @classmethod
+    def accepted(cls, sock: socket.socket) -> "TcpMqqbConnection":
+        """A connection a queue manager opened to the suite's own MS-MQQB port (D-76 new-session)."""
+        connection = cls.__new__(cls)
+        connection._socket, connection._closed = sock, False
+        return connection
+
     def send(self, data: bytes) -> None:
         if not self._closed:
             try:
@@ -42,6 +49,11 @@ class TcpMqqbConnection(MqqbConnection):
             out += data
             timeout = 0.05  # a packet may come in pieces
         return bytes(out)
+
+    @property
+    def seen_closed(self) -> bool:
+        """Closed, as far as the last send or receive showed (no wait, unlike `closed`)."""
+        return self._closed
 
     @property
     def closed(self) -> bool:

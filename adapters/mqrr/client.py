@@ -40,6 +40,7 @@ from ..target import (
     MessageProperties,
     OpenQueueForMoveOut,
     OpenQueueOut,
+    SET_UP,
     SendOut,
     StartReceiveOut,
     Target,
@@ -106,7 +107,8 @@ class MqrrTarget(Target):
         self._identity = identity
         self._first_port, self._moved = port, False   # restart_holding_ports() moves the server; close() undoes it
         self.name = f"mqrr://{host}:{port} ({identity['name']})"
-        self.capabilities = frozenset(identity["capabilities"]) | {"rpc", "drop_connection"} | (
+        # the control interface sets every scene up (SET_UP): create, delete, send with its status, transactions
+        self.capabilities = frozenset(identity["capabilities"]) | {"rpc", "drop_connection"} | SET_UP | (
             {"identities"} if len(self._accounts) == 2 else set()) | ({"authentication"} if credentials.user else set())
         self.send_insecure_nacks = identity["send_insecure_nacks"]
 
