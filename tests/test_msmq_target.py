@@ -173,11 +173,11 @@ def test_a_level_the_server_refuses_is_not_run_and_one_it_accepts_runs(tmp_path)
 
 
 def test_the_summary_counts_the_clauses_not_run_by_what_they_need():
-    matrix = {"A:1": {"verdict": "passed", "reason": ""},
-              "A:2": {"verdict": "not run", "reason": "not run: needs virtual_time (elapse() ...); x does not offer it"},
-              "A:3": {"verdict": "not run", "reason": "needs virtual_time (elapse() ...)"},
-              "A:4": {"verdict": "not run", "reason": "not run: needs a server that accepts connect calls; ..."},
-              "A:5": {"verdict": "not run", "reason": "waived: why"}}
+    matrix = {"MS-MQRR:3.1.4.7:01": {"verdict": "passed", "reason": ""},
+              "MS-MQRR:3.1.4.7:02": {"verdict": "not run", "reason": "not run: needs virtual_time (elapse() ...); x does not offer it"},
+              "MS-MQRR:3.1.4.7:03": {"verdict": "not run", "reason": "needs virtual_time (elapse() ...)"},
+              "MS-MQRR:3.1.4.7:04": {"verdict": "not run", "reason": "not run: needs a server that accepts connect calls; ..."},
+              "MS-MQRR:3.1.4.7:05": {"verdict": "not run", "reason": "waived: why"}}
     model = {"targets": ["msmq://h"], "latest": {"msmq://h": "r1"}, "changes": [], "strength": None,
              "counts": {"msmq://h": {"passed": 1, "failed": 0, "not run": 4, "waived": 0, "untestable": 0}},
              "matrix": {"msmq://h": matrix}}
