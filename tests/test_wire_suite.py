@@ -32,6 +32,7 @@ IDENTITY_CLAUSES = {"MS-MQRR:2.1:03", "MS-MQRR:3.1.4.2:09"}
 # RPC security (MS-MQRR 2.1:05 - :08): only a server with accounts, and for :05 only one that refuses anonymous calls
 UNAUTHENTICATED = ("not run: needs authentication", "not run: needs a target that demands an authentication level")
 REFUSED_LEVEL = "not run: needs a server that accepts"   # calls below the server's lowest level (issue 19)
+ANONYMOUS = "not run: needs anonymous"   # calls with no security context: a privacy-minimum server takes none
 LEVEL_CLAUSES = {"MS-MQRR:3.1.4.2:09"}
 
 
@@ -75,8 +76,8 @@ def compare(results: Path, url: str, without_identities: bool = False, privacy_o
             continue   # a NULL [ref] pointer: only a caller without an RPC stub can pass one
         if without_identities and other[1].startswith(IDENTITIES) and verdict[0] == "passed":
             continue   # two identities: only a server with accounts has them
-        if privacy_only and other[1].startswith(REFUSED_LEVEL) and verdict[0] == "passed":
-            continue   # a call at connect or integrity level: a privacy-minimum server refuses every one
+        if privacy_only and other[1].startswith((REFUSED_LEVEL, ANONYMOUS)) and verdict[0] == "passed":
+            continue   # a call at connect or integrity level, or with no security context: refused at privacy
         differences.append(f"{name}: in process {verdict}, over the wire {other}")
     assert not differences, "\n".join(differences[:20])
     wire_only = [name for name, verdict in here.items() if verdict[1].startswith(WIRE_ONLY)]
