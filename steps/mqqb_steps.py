@@ -55,6 +55,7 @@ from .mqqb_packets import (
     establish_connection_response,
     user_message,
 )
+from .blame import clause_failure
 from .phrases import phrase
 from .values import number
 from .world import Sent, World
@@ -260,6 +261,7 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
     peer.send(packet)
     peer.recoverable_sent += 1 if out.delivery or transaction is not None else 0
     world.notes.setdefault("mqqb sent", {})[label] = out
+    world.notes.setdefault("mqqb packets", {})[label] = packet
     # MS-MQMQ 2.2.18.1.3 the receiver knows the message by the sender's GUID and the MessageID
     world.sent[label] = Sent(label, world.queue(alias), peer.guid + struct.pack("<I", peer.ordinal),
                              transactional=transaction is not None)
@@ -270,6 +272,15 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
 @when(phrase('"{remote}" sends the prepared message "{label}" to "{alias}"'))
 def peer_sends(world, remote, label, alias):
     _send(world, remote, label, alias, {})
+
+
+@when(phrase('"{remote}" sends the packet of "{label}" again, octet for octet'))
+def peer_sends_again(world, remote, label):
+    """The same UserMessage again, as a sender that saw no OrderAck for it resends it (MS-MQQB 3.1.5.8.6): its
+    TxSequenceID and TxSequenceNumber are those of a packet the target already took."""
+    peer = _peer(world, remote)
+    peer.send(world.notes["mqqb packets"][label])
+    peer.recoverable_sent += 1
 
 
 @when(phrase('"{remote}" closes the sessions the target opened to it'))
@@ -433,6 +444,8 @@ def session_acknowledgments_count_what_was_sent(world, remote):
 
 
 # -- final acknowledgments (MS-MQQB 2.2.5, 3.1.7.2.2) ---------------------------------------------
+FINAL_ACK_FLAGS = "MS-MQQB:2.2.5:01"
+_MP = 1 << 21   # MS-MQMQ 2.2.19.2 UserHeader.Flags.MP: a MessagePropertiesHeader follows
 
 def _final_acks(world: World, remote: str, label: str) -> list[Received]:
     peer = _peer(world, remote)
@@ -446,6 +459,10 @@ def _final_acks(world: World, remote: str, label: str) -> list[Received]:
             continue
         sequence_id, number, previous, source, acknowledged = struct.unpack("<8sII16sI", packet.body)  # 2.2.5.1
         if source == peer.guid and acknowledged == message_id:
+            dq = packet.user_flags >> 10 & 7
+            if packet.user_flags != (_MP | 1 << 5 | dq << 10) or dq not in (3, 7):
+                raise clause_failure(f"the FinalAck of {label!r} has UserHeader.Flags {packet.user_flags:#010x}: MP, "
+                                     f"DM 1 (recoverable) and DQ 3 or 7 alone ({FINAL_ACK_FLAGS})", FINAL_ACK_FLAGS)
             assert (sequence_id, number, previous) == peer.transactions[label][1:], \
                 f"the FinalAck of {label!r} names TxSequence {sequence_id.hex()}/{number}/{previous}, not the " \
                 f"TransactionHeader it was sent with"

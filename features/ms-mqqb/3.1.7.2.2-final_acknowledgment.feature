@@ -9,7 +9,7 @@ Feature: MS-MQQB 3.1.7.2.2 Final Acknowledgment
     And another queue manager "remote" with an MS-MQQB session to the target
     And "ledger" is opened with RECEIVE_ACCESS as "l"
 
-  @clause:MS-MQQB:3.1.7.2.2:01 @clause:MS-MQDMPR:3.1.1.12:13 @decision:D-76
+  @clause:MS-MQQB:3.1.7.2.2:01 @clause:MS-MQDMPR:3.1.1.12:13 @clause:MS-MQQB:2.2.5:01 @decision:D-76
   Scenario Outline: A transactional message from another queue manager is final-acknowledged when received, if it asked (<asked>)
     Given message "t1" is prepared with:
       | journal     | <journal>     |
