@@ -25,7 +25,7 @@ def results_frame(spark, rows, tags=None):
     """rows: (name, outcome, message, detail); tags: name -> (clauses, decisions, readings)."""
     tags = tags or {}
     return frame(spark, schemas.RESULTS, [("r1", "reference", name, "features.test_conformance", 0.01, outcome,
-                                           message, detail, *tags.get(name, ([], [], [])))
+                                           message, detail, *tags.get(name, ([], [], [])), None, None)
                                           for name, outcome, message, detail in rows])
 
 
@@ -60,9 +60,9 @@ def test_scenario_verdicts_read_pytest_outcomes_and_the_suites_reasons(spark):
 
 def test_a_waiver_of_one_clause_leaves_the_scenarios_other_clauses_not_run(spark):
     scenarios = frame(spark, "run_id string, target string, name string, verdict string, reason string, "
-                             "waived_clause string, clauses array<string>",
-                      [("r1", "reference", "s", "waived", f"{A}: why", A, [A, B]),
-                       ("r1", "reference", "m", "waived", "level MAY skipped", "", [A, B])])
+                             "waived_clause string, cause string, stopped string, clauses array<string>",
+                      [("r1", "reference", "s", "waived", f"{A}: why", A, "", "", [A, B]),
+                       ("r1", "reference", "m", "waived", "level MAY skipped", "", "", "", [A, B])])
     got = {(row.name, row.clause_id): (row.verdict, row.reason) for row in clause_results(scenarios).collect()}
     assert got == {("s", A): ("waived", f"{A}: why"), ("s", B): ("not run", f"waived with {A}"),
                    ("m", A): ("waived", "level MAY skipped"), ("m", B): ("waived", "level MAY skipped")}
@@ -78,7 +78,7 @@ def clauses_frame(spark, rows):
 def runs_frame(spark, rows):
     """rows: (run_id, started, targets, waived_clauses, skipped_levels, suite_version)."""
     return frame(spark, schemas.RUNS, [(run_id, "/r", suite, started, started, 0, targets, {}, waived, levels,
-                                        None, None) for run_id, started, targets, waived, levels, suite in rows])
+                                        None, None, None) for run_id, started, targets, waived, levels, suite in rows])
 
 
 CLIENT_CLAUSE = "MS-MQRR:3.2.4.4.1:01"
@@ -93,13 +93,14 @@ def test_clause_verdicts_fill_the_whole_matrix_with_the_first_verdict_that_appli
     runs = runs_frame(spark, [("r1", "2026-01-01", ["reference", "client acme 1"],
                                {"MS-MQRR:3.1.4.9:02": "by choice"}, ["MAY"], "v1")])
     results = frame(spark, "run_id string, target string, clause_id string, name string, verdict string, "
-                           "reason string",
-                    [("r1", "reference", A, "s2", "failed", "second"), ("r1", "reference", A, "s1", "failed", "first"),
-                     ("r1", "reference", A, "s3", "passed", ""), ("r1", "reference", B, "s4", "passed", ""),
-                     ("r1", "reference", B, "s5", "not run", "needs rpc"),
-                     ("r1", "reference", C, "s6", "not run", "needs rpc"),
-                     ("r1", "reference", C, "s7", "waived", "w"),
-                     ("r1", "client acme 1", CLIENT_CLAUSE, "s8", "failed", "no End")])
+                           "reason string, collateral_of string",
+                    [("r1", "reference", A, "s2", "failed", "second", ""),
+                     ("r1", "reference", A, "s1", "failed", "first", ""),
+                     ("r1", "reference", A, "s3", "passed", "", ""), ("r1", "reference", B, "s4", "passed", "", ""),
+                     ("r1", "reference", B, "s5", "not run", "needs rpc", ""),
+                     ("r1", "reference", C, "s6", "not run", "needs rpc", ""),
+                     ("r1", "reference", C, "s7", "waived", "w", ""),
+                     ("r1", "client acme 1", CLIENT_CLAUSE, "s8", "failed", "no End", "")])
     suite = frame(spark, schemas.SUITE_SCENARIOS, [("f", "F", "s", 1, [A, B, C, "MS-MQRR:3.1.4.9:01"], [], [])])
     rows = [row.asDict() for row in clause_verdicts(results, clauses, runs, suite).collect()]
     # each target is judged by its own side's clauses: the client by the one client clause, the server by the rest
