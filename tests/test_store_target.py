@@ -25,7 +25,7 @@ def verdicts(junit: Path) -> dict[tuple[str, str], str]:
     found = {}
     for case in ElementTree.parse(junit).iter("testcase"):
         target = dict((p.get("name"), p.get("value")) for p in case.iter("property")).get("target", "")
-        name = re.sub(r"\[reference\d*-?", "[", case.get("name"))
+        name = re.sub(r"\[reference(\?store=[^\]]*?qm\.db)?-?", "[", case.get("name"))   # the target's name
         outcome = ("failed" if case.find("failure") is not None or case.find("error") is not None
                    else "skipped" if case.find("skipped") is not None else "passed")
         found[(target.split("?")[1] if "?" in target else "memory", name)] = outcome
