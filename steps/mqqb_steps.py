@@ -414,6 +414,7 @@ def session_acknowledgments(world, remote, count, numbers):
 def immediate_session_ack(world, remote, last):
     """MS-MQQB 3.1.5.8.7 (D-78): once RecoverableMsgAckFlags' 32 bits are all unacknowledged, the next recoverable
     packet brings a SessionAck at once, before any timer: read without letting the target's clock move."""
+    world.require("virtual_time")   # a clock that runs may fire the Session Ack timer while the 33 packets go out
     peer = _peer(world, remote)
     peer.collect(SETTLE_MS, move_clock=False)
     acks = [packet for packet in peer.received if packet.kind == "SessionAck" and packet.session == "own"]

@@ -33,7 +33,7 @@ IDENTITY_CLAUSES = {"MS-MQRR:2.1:03", "MS-MQRR:3.1.4.2:09"}
 UNAUTHENTICATED = ("not run: needs authentication", "not run: needs a target that demands an authentication level")
 REFUSED_LEVEL = "not run: needs a server that accepts"   # calls below the server's lowest level (issue 19)
 ANONYMOUS = "not run: needs anonymous"   # calls with no security context: a privacy-minimum server takes none
-LEVEL_CLAUSES = {"MS-MQRR:3.1.4.2:09"}
+LEVEL_CLAUSES = {"MS-MQRR:3.1.4.2:09", "MS-MQRR:2.1:05", "MS-MQRR:2.1:06", "MS-MQRR:2.1:08"}   # calls below privacy
 
 
 def _verdicts(results: Path) -> dict[str, dict[str, tuple[str, str]]]:
