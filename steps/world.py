@@ -170,7 +170,8 @@ class World:
     def record(self, result) -> None:
         self.last = result
         self._status = result if isinstance(result, int) else getattr(result, "hresult", None)
-        self.send_unseen = isinstance(result, SendOut) and result.hresult == HRESULT.MQ_OK and result.r_status is None
+        self.send_unseen = (isinstance(result, SendOut) and result.hresult == HRESULT.MQ_OK and result.r_status is None
+                            and "send_status" not in self.target.capabilities)   # a target that answers it said it
         self.runtime_refusal = (self.target.refusal, self.target.strict)
         self.decoded = None
         sections = getattr(result, "pp_packet_sections", None)

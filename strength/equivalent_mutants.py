@@ -1801,6 +1801,16 @@ _ENTRIES += (
       "every parameter")),
 )
 
+
+_ENTRIES += (   # reference/mqqb_packets.py: the initiator's side of a session
+    ("reference/mqqb_packets.py", "*",
+     "return _base(_internal_flags(0, priority), INTERNAL.pack(0, PT_ESTABLISH) + header)", "*",
+     ("the EstablishConnection request is written only when the reference opens a session to another queue manager, "
+      "which it does only under D-76's new-session reading (mqqb_session._initiate); the mutation run judges the "
+      "reference's own reading, same-session, under which no session is ever initiated (the scenarios of D-76 run "
+      "under new-session in tests/test_readings.py)")),
+)
+
 EQUIVALENT_MUTANTS: dict[str, str] = {mutant_key(module, operator, line, changed): reason
                                       for module, operator, line, changed, reason in _ENTRIES if operator != "*"}
 EQUIVALENT_LINES: dict[str, str] = {line_key(module, line): reason

@@ -70,7 +70,8 @@ def compare(results: Path, url: str, without_identities: bool = False, privacy_o
         other = there[name]
         if verdict == other:
             continue
-        if verdict[1].startswith(WIRE_ONLY) and (other[0] == "passed" or other[1].startswith(UNAUTHENTICATED)):
+        if verdict[1].startswith(WIRE_ONLY) and (other[0] == "passed" or other[1].startswith(UNAUTHENTICATED)
+                                                 or privacy_only and other[1].startswith(REFUSED_LEVEL)):
             continue   # an IDL, transport or RPC security rule: it runs, and passes, only where there is an RPC layer
         if other[1].startswith(IN_PROCESS_ONLY) and verdict[0] == "passed":
             continue   # a NULL [ref] pointer: only a caller without an RPC stub can pass one
