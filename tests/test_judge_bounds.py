@@ -66,5 +66,5 @@ def test_judge_calls_answers_in_pages_and_the_client_reads_them_all(judged, monk
     for _ in range(30):
         client.get_server_port()
     first = judge.judge_calls()
-    assert 1 <= len(first) < 30 and [record["seq"] for record in first] == list(range(len(first)))
+    assert 0 < len(first) < 30 and [record["seq"] for record in first] == list(range(len(first)))
     assert [record["seq"] for record in client.judge_calls()] == list(range(30))
