@@ -23,9 +23,14 @@ project; after the collection it takes over the test loop:
    without a run.  A change a patch cannot carry (module or class level, a decorator, a
    default value, code the import runs) is carried by importing the reference afresh in
    the child: its modules (and the adapter that hosts it) leave sys.modules and come back
-   with the mutated text for the one module, as a copy of the file would give them.  Such
-   a change can reach any test, so every test runs, fastest first, those that run a line
-   naming what the changed statement defines ahead of the others.
+   with the mutated text for the one module, as a copy of the file would give them.  An
+   assignment or a definition at module or class level reaches a test only through the
+   names it defines: the child runs the tests that run a line (of the reference or of the
+   hosting adapter) naming one of them, or naming what a statement run at import defines
+   from them, to a fixed point; for a definition, also those that run its body (a
+   decorator may register it in a table that never names it).  Any other change, or one
+   whose names a function run at import reads, can reach any test: every test runs,
+   fastest first, those that name what it defines ahead of the others.
 3. At most --mutant-jobs children run at once.  In a child each test may take ten times its
    baseline duration (ten seconds at least) before pytest-timeout fails it, so a mutant that
    makes a test wait for ever is killed by that test within seconds.  A child past its
@@ -58,10 +63,11 @@ from .equivalent_mutants import ANNOTATION, in_annotation
 from .loader import load
 
 _REFERENCE = Path(__file__).resolve().parents[1] / "reference"
+_HOST = _REFERENCE.parent / "adapters" / "in_process.py"   # the one module outside reference/ that reads it
 _IMPORT = "import"   # the coverage context of everything before the first test
 TIME_FACTOR, TIME_FLOOR = 10, 10.0   # a test's time-out in a child: 10 times its baseline duration, 10 s at least
 
-_coverage = coverage.Coverage(data_file=None, include=[str(_REFERENCE / "*.py")], config_file=False)
+_coverage = coverage.Coverage(data_file=None, include=[str(_REFERENCE / "*.py"), str(_HOST)], config_file=False)
 
 def pytest_addoption(parser):
     group = parser.getgroup("mqspec mutants", "the fork server of mqspec strength --mutants")
@@ -87,6 +93,7 @@ def pytest_runtestloop(session):
     _coverage.switch_context(_IMPORT)
     for module in sorted(_REFERENCE.glob("*.py")):   # the suite imports the reference lazily: the children share one
         importlib.import_module(f"mqspec.reference.{module.stem}")
+    importlib.import_module("mqspec.adapters.in_process")   # its import-time lines measured as the reference's are
     baseline = _baseline(session, out.with_name("baseline.json"))
     _coverage.stop()
     Server(session, baseline, out, session.config.getoption("mutant_jobs")).run(plan)
@@ -181,6 +188,7 @@ class Server:
         self.live = _live_functions()
         self.sources: dict[str, tuple[str, dict, ast.Module]] = {}
         self.named_at: dict[str, dict[str, set[int]]] | None = None   # name -> file -> lines (mentions())
+        self.indexed = [*sorted(_REFERENCE.glob("*.py")), _HOST]      # the files mentions() reads
         self.done = self.total = 0
 
     def run(self, plan: list[dict]) -> None:
@@ -288,24 +296,52 @@ class Server:
                 "deadline": 60.0 + 4 * sum(durations[index] for index in order)}
 
     def reloaded(self, path: str, mutated: str, tree: ast.Module, mutant: dict, diff: str) -> dict:
-        """Every test, for a change the reference's import carries: first those that run a line naming what the
-        changed statement defines (quicker kills), each group fastest first."""
-        names = _defined_names(tree, tuple(mutant["start"]))
+        """The tests that can meet a change the reference's import carries (the theory of operation), fastest
+        first; every test when its reach cannot be bounded, those naming what it defines first."""
+        start = tuple(mutant["start"])
+        names = _defined_names(tree, start)
+        statement = _level_statement(tree, start)
+        reach = self.reach(names) if names else None
         near = set()
-        for module_path, lines in self.mentions(names).items():
+        for module_path, lines in (reach or self.mentions(names)).items():
             for line in lines:
                 near.update(self.baseline["lines"].get(module_path, {}).get(line, ()))
         durations = self.baseline["durations"]
+        if reach is not None and isinstance(statement, _BOUNDED):
+            if isinstance(statement, _DEFINITIONS):   # what its decorators registered runs its body
+                for line in range(statement.lineno, (statement.end_lineno or statement.lineno) + 1):
+                    near.update(self.baseline["lines"].get(path, {}).get(line, ()))
+            if not near:
+                return {"outcome": "survived", "diff": diff, "output": "no test runs a line naming what it defines"}
+            order = sorted(near, key=lambda index: durations[index])
+            return {"changes": [], "reload": (path, mutated), "order": order, "diff": diff,
+                    "limits": _limits(durations, order), "deadline": 60.0 + 4 * sum(durations[i] for i in order)}
         order = sorted(range(len(durations)), key=lambda index: (index not in near, durations[index]))
         return {"changes": [], "reload": (path, mutated), "order": order, "diff": diff,
                 "limits": _limits(durations, order), "deadline": 60.0 + 4 * sum(durations)}
 
+    def reach(self, names: set[str]) -> dict[str, set[int]] | None:
+        """file -> lines naming `names` or what a module- or class-level statement naming one of them defines, to
+        a fixed point; None when a function the import calls names one (what it builds is not bound by name)."""
+        names = set(names)
+        while True:
+            found, more = self.mentions(names), set()
+            for module_path, lines in found.items():
+                tree = self.module(module_path)[2]
+                for line in lines & self.baseline.get("imported", {}).get(module_path, set()):
+                    if _in_function_body(tree, line):
+                        return None
+                    more |= _defined_names(tree, (line, 0))
+            if more <= names:
+                return found
+            names |= more
+
     def mentions(self, names: set[str]) -> dict[str, set[int]]:
-        """file -> lines of the reference that name one of `names` (a variable, an attribute, an import); the
-        index of every name is built at the first call."""
+        """file -> lines of the reference and its hosting adapter that name one of `names` (a variable, an
+        attribute, an import); the index of every name is built at the first call."""
         if self.named_at is None:
             self.named_at = {}
-            for module in sorted(_REFERENCE.glob("*.py")):
+            for module in self.indexed:
                 path = os.path.realpath(module)
                 for node in ast.walk(self.module(path)[2]):
                     name = (node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute)
@@ -352,6 +388,8 @@ def _defined_names(tree: ast.Module, start: tuple[int, int]) -> set[str]:
             return names
         if isinstance(around, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             names.add(around.name)
+        if isinstance(around, (ast.Import, ast.ImportFrom)):   # a name bound to another module's definition
+            names.update((alias.asname or alias.name).split(".")[0] for alias in around.names)
         targets = (around.targets if isinstance(around, ast.Assign) else
                    [around.target] if isinstance(around, (ast.AnnAssign, ast.AugAssign)) else [])
         for target in targets:
@@ -361,6 +399,28 @@ def _defined_names(tree: ast.Module, start: tuple[int, int]) -> set[str]:
         if not isinstance(around, ast.ClassDef):
             return names
         body = around.body
+
+
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_BOUNDED = (ast.Assign, ast.AnnAssign, ast.AugAssign, *_DEFINITIONS)   # reach a test only through what they define
+
+
+def _level_statement(tree: ast.Module, start: tuple[int, int]) -> ast.stmt | None:
+    """The innermost module- or class-level statement around `start` (a method's `def`, not its body)."""
+    body, found = tree.body, None
+    while True:
+        around = next((node for node in body if node.lineno <= start[0] <= (node.end_lineno or node.lineno)), None)
+        if around is None:
+            return found
+        found = around
+        if not isinstance(around, ast.ClassDef):
+            return found
+        body = around.body
+
+
+def _in_function_body(tree: ast.Module, line: int) -> bool:
+    return any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+               and node.body[0].lineno <= line <= (node.end_lineno or node.lineno) for node in ast.walk(tree))
 
 
 def _live_functions(root: Path = _REFERENCE) -> dict:

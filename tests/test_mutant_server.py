@@ -192,4 +192,67 @@ def test_the_lines_naming_a_changed_definition_are_found_across_the_reference(tm
     defined = next(n for n, line in enumerate(text, 1) if line.startswith("DEFAULT_CLEANUP_MS = "))
     found = Server(None, {"lines": {}}, tmp_path / "out.jsonl", 1).mentions({"DEFAULT_CLEANUP_MS"})
     assert defined in found[str((root / "remote_read.py").resolve())]
-    assert all(path.startswith(str(root.resolve())) for path in found)
+    host = str((root.parent / "adapters" / "in_process.py").resolve())   # it reads the constant too
+    assert all(path.startswith(str(root.resolve())) or path == host for path in found)
+
+
+HOSTED = textwrap.dedent('''\
+    import sample_mutated as core
+    from sample_mutated import LIMIT as CAP
+
+    DOUBLE = CAP * 2
+
+
+    def wider(values):
+        return [v for v in values if v > DOUBLE]
+
+
+    def unrelated():
+        return core.Counter.start
+    ''')
+
+
+def _import_lines(text: str) -> set[int]:
+    """The lines an import runs: every line outside a function body."""
+    tree = ast.parse(text)
+    bodies = {line for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)
+              for line in range(node.body[0].lineno, node.end_lineno + 1)}
+    return set(range(1, len(text.splitlines()) + 1)) - bodies
+
+
+def _server(tmp_path, texts: dict[str, str]) -> tuple[Server, dict[str, Path]]:
+    paths = {}
+    for name, text in texts.items():
+        paths[name] = tmp_path / f"{name}.py"
+        paths[name].write_text(text, encoding="utf-8")
+    imported = {str(path.resolve()): _import_lines(texts[name]) for name, path in paths.items()}
+    server = Server(None, {"lines": {}, "imported": imported}, tmp_path / "out.jsonl", 1)
+    server.indexed = list(paths.values())
+    return server, {name: Path(str(path.resolve())) for name, path in paths.items()}
+
+
+def line_of(text: str, fragment: str) -> int:
+    return next(number for number, line in enumerate(text.splitlines(), 1) if fragment in line)
+
+
+def test_a_module_level_change_reaches_what_the_import_defines_from_it_under_any_name(tmp_path):
+    server, paths = _server(tmp_path, {"sample_mutated": MODULE, "hosted": HOSTED})
+    found = server.reach({"LIMIT"})
+    assert line_of(MODULE, "v > LIMIT") in found[str(paths["sample_mutated"])]
+    hosted = found[str(paths["hosted"])]
+    assert line_of(HOSTED, "v > DOUBLE") in hosted   # LIMIT -> CAP (import alias) -> DOUBLE (module level)
+    assert line_of(HOSTED, "core.Counter.start") not in hosted
+
+
+def test_a_name_a_function_run_at_import_reads_leaves_the_reach_unbounded(tmp_path):
+    server, paths = _server(tmp_path, {"sample_mutated": MODULE, "hosted": HOSTED})
+    server.baseline["imported"][str(paths["hosted"])].add(line_of(HOSTED, "v > DOUBLE"))   # wider() called at import
+    assert server.reach({"LIMIT"}) is None
+
+
+@pytest.mark.parametrize("text, kind", [("LIMIT = 3", ast.Assign), ("start = 10", ast.Assign),
+                                        ("def bump(self, by)", ast.FunctionDef), ("from __future__", ast.ImportFrom)])
+def test_the_statement_a_reloaded_change_stands_in_is_module_or_class_level(text, kind):
+    from mqspec.strength.mutant_server import _level_statement
+    statement = _level_statement(ast.parse(MODULE), position(text))
+    assert isinstance(statement, kind) and statement.lineno == position(text)[0]
