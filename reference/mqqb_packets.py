@@ -130,7 +130,7 @@ def frame_length(buffer: bytes | bytearray) -> int | None:
     if len(buffer) < BASE.size:
         return None
     version, _, flags, signature, size, _ = BASE.unpack_from(buffer)
-    if version != VERSION or signature != SIGNATURE:
+    if version != VERSION or signature != SIGNATURE:  # MS-MQQB:3.1.5.1.2:01 the session closes, nothing answered
         raise PacketFormatError("MS-MQQB 3.1.5.1.2: bad VersionNumber or Signature")
     if not BASE.size <= size <= MAX_PACKET:
         raise PacketFormatError(f"MS-MQMQ 2.2.19.1: PacketSize {size}")

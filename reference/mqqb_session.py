@@ -193,6 +193,7 @@ class MqqbSession:
         (client, server, timestamp, operating_system, _), _ = wire.read_internal(packet, "EstablishConnection")
         self.remote_qm_guid = bytes(client)
         refused = bytes(server) not in (self.qm.identifier, bytes(16))  # MS-MQQB 2.2.1 CS
+        # MS-MQQB:3.1.5.3.1:04 the request's TimeStamp goes back unchanged
         self.send(wire.establish_connection_response(client, self.qm.identifier, timestamp,
                                                      operating_system >> 8 & 1, refused, self._priority(),
                                                      self._server_class()))

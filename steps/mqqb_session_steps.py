@@ -19,7 +19,7 @@ import uuid
 from pytest_bdd import then, when
 
 from .mqqb_packets import connection_parameters, establish_connection, session_ack
-from .mqqb_steps import ACK_TIMEOUT, RECOVERABLE_ACK_TIMEOUT, WINDOW, _peer
+from .mqqb_steps import ACK_TIMEOUT, RECOVERABLE_ACK_TIMEOUT, WINDOW, _peer, with_base_fields
 from .phrases import phrase
 from .world import World
 
@@ -41,14 +41,48 @@ def _answer(world: World, remote: str, kind: str):
 
 @when(phrase('"{remote}" asks for a session naming {whom} as ServerGuid',
              whom="the target|another queue manager|zeros"))
-def ask_for_session(world: World, remote, whom):
+def ask_for_session(world: World, remote, whom, stamp: str | None = None):
     """MS-MQQB 3.1.5.2.3 an EstablishConnection request: ServerGuid the target's, a random GUID, or zero-filled
-    (what an initiator sends for a direct format name)."""
+    (what an initiator sends for a direct format name); TimeStamp the scenario's, else milliseconds since boot."""
     peer = _peer(world, remote)
     server = {"the target": world.target.queue_manager_identifier, "another queue manager": uuid.uuid4().bytes_le,
               "zeros": bytes(16)}[whom]
-    peer.send(establish_connection(peer.guid, server, int(time.monotonic() * 1000)))
+    peer.send(establish_connection(peer.guid, server, int(time.monotonic() * 1000) if stamp is None
+                                   else int(stamp, 0)))
     _answer(world, remote, "EstablishConnection")
+
+
+@when(phrase('"{remote}" asks for a session naming {whom} as ServerGuid with TimeStamp {stamp}',
+             whom="the target|zeros"))
+def ask_with_stamp(world: World, remote, whom, stamp):
+    ask_for_session(world, remote, whom, stamp)
+
+
+@then(phrase('the target\'s EstablishConnection response to "{remote}" carries TimeStamp {stamp}'))
+def answered_stamp(world: World, remote, stamp):
+    """MS-MQQB 3.1.5.3.1: the response's TimeStamp is the request's (2.2.3.1: the field after the two GUIDs)."""
+    answer = _answer(world, remote, "EstablishConnection")
+    assert answer is not None, f"the target sent {remote!r} no EstablishConnection response"
+    assert answer.fields[2] == int(stamp, 0), \
+        f"the response's TimeStamp is 0x{answer.fields[2]:08X}, not the request's {stamp}"
+
+
+@when(phrase('"{remote}" asks for a session naming the target as ServerGuid in a packet whose {field} is {value}',
+             field="VersionNumber|Signature"))
+def ask_with_base_field(world: World, remote, field, value):
+    """MS-MQQB 3.1.5.1.2 an EstablishConnection request whose BaseHeader carries a VersionNumber or Signature of the
+    scenario's, the rest of it right."""
+    peer = _peer(world, remote)
+    request = establish_connection(peer.guid, world.target.queue_manager_identifier, int(time.monotonic() * 1000))
+    peer.send(with_base_fields(request, {field: value}))
+    _answer(world, remote, "EstablishConnection")
+
+
+@then(phrase('the target sent "{remote}" no EstablishConnection response'))
+def no_establish_answer(world: World, remote):
+    answer = _answer(world, remote, "EstablishConnection")
+    assert answer is None, (f"the target answered {remote!r}'s EstablishConnection (InternalHeader.Flags "
+                            f"0x{answer.internal_flags:04X}) instead of discarding the packet")
 
 
 @when(phrase('"{remote}" sends its ConnectionParameters'))

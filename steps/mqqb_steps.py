@@ -24,7 +24,8 @@ and values to write instead of the right ones (decimal or 0x...): DM, LabelLengt
 ExtensionSize, EncryptionKeySize (with EB 1), DQ Count / AQ Count / RQ Count (a direct name's),
 DataLength, HTTPBodySize, MsgBodyOffset (of the SRMP headers), QT (a DebugHeader, with BaseHeader
 DH), HH 1 and MQ 1 (a SoapHeader or MultiQueueFormatHeader announced and not written), trailing
-bytes (that many zero bytes after the last header, counted in PacketSize).  `World.notes` keeps
+bytes (that many zero bytes after the last header, counted in PacketSize), and the BaseHeader's VersionNumber and
+Signature (MS-MQQB 3.1.5.1.2).  `World.notes` keeps
 each packet's Outgoing record under "mqqb sent", for the steps that compare what reads back.
 
 Waiting: the target's timers (Session Ack Send, Order Ack Send) run on its clock, so a wait
@@ -66,8 +67,9 @@ SETTLE_MS = 200  # after the target's clock moved, how long what its timers sent
 OS_SERVER_CLASS = 0x0200  # MS-MQQB 2.2.3.1 OperatingSystem.OS
 FORCED_FIELDS = ("DM", "LabelLength", "MessageSize", "ExtensionSize", "EncryptionKeySize", "DQ Count", "AQ Count",
                  "RQ Count", "DataLength", "HTTPBodySize", "MsgBodyOffset", "QT", "HH", "MQ", "trailing bytes")
+BASE_FIELDS = ("VersionNumber", "Signature")   # MS-MQQB 3.1.5.1.2: written over the BaseHeader's right values
 PACKET_FIELDS = ("DQ", "AQ", "RQ", "TH", "FA", "CG", "EB", "AH", "SID", "SenderCert", "HashAlgorithm",
-                 "EncryptionAlgorithm", "BodyType", "ApplicationTag", "Extension") + FORCED_FIELDS
+                 "EncryptionAlgorithm", "BodyType", "ApplicationTag", "Extension") + FORCED_FIELDS + BASE_FIELDS
 SRMP_ENVELOPE = '<se:Envelope xmlns:se="http://schemas.xmlsoap.org/soap/envelope/"><se:Body/></se:Envelope>'
 
 
@@ -258,7 +260,7 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
     except ValueError as error:   # DQ 2-6 need a PRIVATE= name; a target may name its queues directly (msmq://)
         pytest.skip(f"not run: {world.target.name} named {alias!r} {world.queue(alias)!r}, and a packet field of "
                     f"the scenario cannot carry that name ({error})")
-    peer.send(packet)
+    peer.send(with_base_fields(packet, packet_fields))
     peer.recoverable_sent += 1 if out.delivery or transaction is not None else 0
     world.notes.setdefault("mqqb sent", {})[label] = out
     world.notes.setdefault("mqqb packets", {})[label] = packet
@@ -266,6 +268,17 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
     world.sent[label] = Sent(label, world.queue(alias), peer.guid + struct.pack("<I", peer.ordinal),
                              transactional=transaction is not None)
     world.notes.setdefault("bodies", {})[label] = props.body
+
+
+def with_base_fields(packet: bytes, fields: dict[str, str]) -> bytes:
+    """The packet with a BaseHeader VersionNumber (byte 0) or Signature (bytes 4-7) of the scenario's
+    (MS-MQMQ 2.2.19.1)."""
+    packet = bytearray(packet)
+    if "VersionNumber" in fields:
+        packet[0] = int(fields["VersionNumber"], 0)
+    if "Signature" in fields:
+        struct.pack_into("<I", packet, 4, int(fields["Signature"], 0))
+    return bytes(packet)
 
 
 @given(phrase('"{remote}" sends the prepared message "{label}" to "{alias}"'))

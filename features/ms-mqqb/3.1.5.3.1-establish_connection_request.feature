@@ -39,3 +39,15 @@ Feature: MS-MQQB 3.1.5.3.1 Receiving an EstablishConnection Packet: Request Pack
     Given another queue manager "remote" with an MS-MQQB session to the target
     When "remote" sends another EstablishConnection request on its session
     Then the target closed the session of "remote"
+
+  @clause:MS-MQQB:3.1.5.3.1:04
+  Scenario Outline: The EstablishConnection response carries the request's TimeStamp (<stamp>)
+    Given another queue manager "remote" connected to the target with no session
+    When "remote" asks for a session naming <whom> as ServerGuid with TimeStamp <stamp>
+    Then the target's EstablishConnection response to "remote" carries TimeStamp <stamp>
+
+    Examples:
+      | whom       | stamp      |
+      | the target | 0x1DDECA4E |
+      | zeros      | 0x00000001 |
+      | the target | 0xFFFFFFFF |
