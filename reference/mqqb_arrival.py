@@ -246,7 +246,8 @@ class MqqbReceiver:
         self._send_to_order_queue(session, message_class, body)
 
     def send_order_ack(self, session: MqqbSession) -> None:
-        """MS-MQQB 3.1.6.9 / 3.1.7.17 an OrderAck for the last transactional message of the session (D-77)."""
+        """MS-MQQB 3.1.6.9 / 3.1.7.17 an OrderAck for the last transactional message of the session (D-77,
+        MS-MQQB:2.2.4.1:01)."""
         number = session.incoming_tx_sequence_number
         body = _ORDER_ACK_BODY.pack(session.incoming_tx_sequence_id, number, max(number - 1, 0), bytes(20))
         self._send_to_order_queue(session, C.MQMSG_CLASS_ORDER_ACK, body)

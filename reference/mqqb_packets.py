@@ -433,7 +433,7 @@ def transactional_ack(source: bytes, destination_qm: bytes, direct_address: str 
         raw = struct.pack("<H", len(text)) + text
         address, dq, queue = bytes(16), 7, raw + bytes(-len(raw) % 4)
     final = message_class != ORDER_ACK_CLASS
-    # MS-MQQB 2.2.5 a FinalAck asks for recoverable delivery; 2.2.4 every other bit of an OrderAck is 0
+    # MS-MQQB:2.2.5:01 a FinalAck asks for recoverable delivery; MS-MQQB:2.2.4:01 every other bit of an OrderAck is 0
     flags = MP | dq << 10 | (1 << 5 if final else 0)
     user = USER.pack(source, address, INFINITE, sent_time, message_id, flags) + queue
     label = ORDER_ACK_LABEL.encode("utf-16-le") + b"\0\0"

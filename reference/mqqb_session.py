@@ -47,8 +47,8 @@ WAITING_ECR_MSG, WAITING_CPR_MSG = "WAITING_ECR_MSG", "WAITING_CPR_MSG"  # the i
 WINDOW_SIZE = 64                 # MS-MQQB:3.1.3.2 WindowSize SHOULD be 64
 RECOVERABLE_FLAG_BITS = 32       # MS-MQQB 3.1.1.3.1 RecoverableMsgAckFlags holds 32 messages
 DEFAULT_ACK_WAIT_TIMEOUT = 120_000  # MS-MQQB 3.1.3.2 implementation-dependent until the peer's AckTimeout
-ORDER_ACK_TIMEOUT_MS = 500       # MS-MQQB 3.1.3.2 OrderAckTimeout
-MAXIMUM_ORDER_ACK_DELAY_S = 10   # MS-MQQB 3.1.3.2 MaximumOrderAckDelay SHOULD be 10 seconds
+ORDER_ACK_TIMEOUT_MS = 500       # MS-MQQB:3.1.3.2:02 OrderAckTimeout
+MAXIMUM_ORDER_ACK_DELAY_S = 10   # MS-MQQB:3.1.3.2:03 MaximumOrderAckDelay SHOULD be 10 seconds
 
 
 # (SessionState, packet kind) -> (handler method, next state); every other pair closes (see module notes)
@@ -312,7 +312,7 @@ class MqqbSession:
     # -- transactional sequences (MS-MQQB 3.1.5.8.6, 3.1.6.9) ------------------------------------
 
     def transactional_arrival(self, sequence_id: bytes, number: int, previous: int) -> bool:
-        """MS-MQQB 3.1.5.8.6: schedule an OrderAck; True when the packet is the next of its sequence."""
+        """MS-MQQB:3.1.5.8.6:02 schedule an OrderAck; True when the packet is the next of its sequence."""
         now = self.qm.now_seconds()
         if self._order_ack_timer is None or now - self.last_order_ack_send_time < MAXIMUM_ORDER_ACK_DELAY_S:
             self.qm.timers.cancel(self._order_ack_timer)

@@ -17,3 +17,48 @@ Feature: MS-MQQB 3.1.5.8.6 Transactional Message Processing
     And "remote" sends the packet of "t1" again, octet for octet
     And "remote" waits 500 ms for the target's packets
     Then "ledger" holds "t1"
+
+  # The Order Ack Send Timer runs on the target's clock: held 1 ms short of its expiry, it has not fired.
+  @clause:MS-MQQB:3.1.3.2:02 @clause:MS-MQQB:3.1.5.8.6:02 @decision:D-76
+  Scenario: The OrderAck for a lone transactional message comes OrderAckTimeout (500 ms) after it, not sooner
+    Given message "t1" is prepared with:
+      | delivery | recoverable |
+    When "remote" sends the prepared message "t1" to "ledger" with packet fields:
+      | TH | 1 |
+    And "remote" waits 499 ms for the target's packets
+    Then "remote" received no OrderAck
+    When "remote" waits 1 ms for the target's packets
+    Then "remote" received an OrderAck for "t1"
+
+  @clause:MS-MQQB:3.1.3.2:03 @clause:MS-MQQB:3.1.3.2:02 @decision:D-76
+  Scenario: A second transactional message while the timer runs restarts it: one OrderAck, 500 ms after the second
+    Given message "t1" is prepared with:
+      | delivery | recoverable |
+    And message "t2" is prepared with:
+      | delivery | recoverable |
+    When "remote" sends the prepared message "t1" to "ledger" with packet fields:
+      | TH | 1 |
+    And "remote" waits 300 ms for the target's packets
+    And "remote" sends the prepared message "t2" to "ledger" with packet fields:
+      | TH | 1 |
+    And "remote" waits 499 ms for the target's packets
+    Then "remote" received no OrderAck
+    When "remote" waits 1 ms for the target's packets
+    Then "remote" received an OrderAck for "t2"
+
+  @clause:MS-MQQB:3.1.3.2:03 @decision:D-76
+  Scenario: Ten seconds after the session began a second message does not hold the timer back: the OrderAck comes 500 ms after the first
+    Given message "t1" is prepared with:
+      | delivery | recoverable |
+    And message "t2" is prepared with:
+      | delivery | recoverable |
+    When "remote" waits 10000 ms for the target's packets
+    And "remote" sends the prepared message "t1" to "ledger" with packet fields:
+      | TH | 1 |
+    And "remote" waits 300 ms for the target's packets
+    And "remote" sends the prepared message "t2" to "ledger" with packet fields:
+      | TH | 1 |
+    And "remote" waits 199 ms for the target's packets
+    Then "remote" received no OrderAck
+    When "remote" waits 1 ms for the target's packets
+    Then "remote" received an OrderAck for "t2"

@@ -1,0 +1,33 @@
+Feature: MS-MQQB 2.2.4 OrderAck Packet
+  A receiver acknowledges the transactional messages it takes from a session with an OrderAck:
+  a UserMessage for the sender's order queue, labelled "QM Ordering Ack", of class
+  MQMSG_CLASS_ORDER_ACK, with no BaseHeader flag, and a 36-byte body that names the sequence and
+  the number of the message acknowledged. The suite plays the sending queue manager.
+
+  Background:
+    Given a transactional queue "ledger"
+    And another queue manager "remote" with an MS-MQQB session to the target
+
+  @clause:MS-MQQB:2.2.4:01 @clause:MS-MQQB:2.2.4.1:01 @clause:MS-MQQB:3.1.5.8.6:02 @decision:D-76
+  Scenario: A transactional message taken from a session is acknowledged with an OrderAck naming it
+    Given message "t1" is prepared with:
+      | delivery | recoverable |
+    When "remote" sends the prepared message "t1" to "ledger" with packet fields:
+      | TH | 1 |
+    And "remote" waits 2000 ms for the target's packets
+    Then "ledger" holds "t1"
+    And "remote" received an OrderAck for "t1"
+
+  @clause:MS-MQQB:2.2.4.1:01 @clause:MS-MQQB:3.1.5.8.6:02 @decision:D-76
+  Scenario: The OrderAck for two messages of one sequence names the second, and the first as its previous
+    Given message "t1" is prepared with:
+      | delivery | recoverable |
+    And message "t2" is prepared with:
+      | delivery | recoverable |
+    When "remote" sends the prepared message "t1" to "ledger" with packet fields:
+      | TH | 1 |
+    And "remote" sends the prepared message "t2" to "ledger" with packet fields:
+      | TH | 1 |
+    And "remote" waits 2000 ms for the target's packets
+    Then "ledger" holds "t1" and "t2"
+    And "remote" received an OrderAck for "t2"

@@ -1,0 +1,68 @@
+"""Steps that judge the OrderAcks a target sends for the transactional messages the suite's peer sent it.
+
+    When "remote" sends the prepared message "t1" to "ledger" with packet fields:
+      | TH | 1 |
+    And "remote" waits 499 ms for the target's packets
+    Then "remote" received no OrderAck
+    When "remote" waits 1 ms for the target's packets
+    Then "remote" received an OrderAck for "t1"
+
+A receiver acknowledges the transactional messages it takes with an OrderAck (MS-MQQB 2.2.4): a UserMessage
+to the sender's order queue, labelled "QM Ordering Ack", of class MQMSG_CLASS_ORDER_ACK, whose 36-byte body
+(2.2.4.1) names the sequence and number of the message acknowledged.  It goes out when the receiver's Order
+Ack Send Timer expires, OrderAckTimeout (500 ms, 3.1.3.2) after the last transactional message (3.1.5.8.6).
+It may come on the session the peer opened or on one the target opens to it (D-76); Peer.collect reads both,
+and the waits move a target's clock when it has virtual time (mqqb_steps).
+"""
+
+from __future__ import annotations
+
+import struct
+
+from pytest_bdd import then
+
+from .blame import clause_failure
+from .mqqb_steps import _peer
+from .phrases import phrase
+from .world import World
+
+ORDER_ACK_FLAGS = "MS-MQQB:2.2.4:01"
+ORDER_ACK_BODY = "MS-MQQB:2.2.4.1:01"
+_MP = 1 << 21   # MS-MQMQ 2.2.19.2 UserHeader.Flags.MP: a MessagePropertiesHeader follows
+_BODY = struct.Struct("<8sII20s")   # MS-MQQB 2.2.4.1: TxSequenceID, TxSequenceNumber, TxPreviousSequenceNumber
+
+
+def _order_acks(world: World, remote: str) -> list:
+    peer = _peer(world, remote)
+    peer.collect(0, move_clock=False)   # what came during the scenario's waits
+    return [packet for packet in peer.received if packet.kind == "OrderAck"]
+
+
+@then(phrase('"{remote}" received no OrderAck'))
+def no_order_ack(world: World, remote):
+    world.require("virtual_time")   # "not yet" is judged just short of a timer's expiry, which a wall clock passes
+    found = _order_acks(world, remote)
+    assert not found, f"{remote!r} received {len(found)} OrderAck(s) already"
+
+
+@then(phrase('"{remote}" received an OrderAck for "{label}"'))
+def order_ack_for(world: World, remote, label):
+    """The last OrderAck "remote" received acknowledges `label`, the last transactional message it sent; its
+    headers are those of MS-MQQB 2.2.4 and its body that of 2.2.4.1."""
+    peer = _peer(world, remote)
+    found = _order_acks(world, remote)
+    assert found, f"{remote!r} received no OrderAck"
+    assert label in peer.transactions, f"{remote!r} sent no transactional message {label!r}"
+    ack = found[-1]
+    dq = ack.user_flags >> 10 & 7
+    if ack.base_flags or ack.user_flags != (_MP | dq << 10) or dq not in (3, 7) or len(ack.body) != _BODY.size:
+        raise clause_failure(f"the OrderAck has BaseHeader.Flags {ack.base_flags:#06x}, UserHeader.Flags "
+                             f"{ack.user_flags:#010x} and a {len(ack.body)}-byte body: Flags 0, MP and DQ 3 or 7 "
+                             f"alone, 36 bytes ({ORDER_ACK_FLAGS})", ORDER_ACK_FLAGS)
+    sequence_id, number, previous, _ = _BODY.unpack(ack.body)   # Reserved: ignored on receipt
+    _, sent_sequence, sent_number, _ = peer.transactions[label]
+    if (sequence_id, number, previous) != (sent_sequence, sent_number, sent_number - 1):
+        raise clause_failure(f"the OrderAck names TxSequence {sequence_id.hex()}/{number}/{previous}, not "
+                             f"{sent_sequence.hex()}/{sent_number}/{sent_number - 1} of {label!r} ({ORDER_ACK_BODY})",
+                             ORDER_ACK_BODY)
+    world.observe("D-76", "same-session" if ack.session == "own" else "new-session")
