@@ -60,3 +60,38 @@ Feature: MS-MQQB 3.1.5.8.8 Inserting a Message into a Local Queue
     Then the send is refused for the queue manager's quota (status 2)
     And "orders" holds nothing
     And "admin" holds nothing
+
+  # The same two refusals for a packet that arrives on an MS-MQQB session, the suite playing the sending
+  # queue manager: a queue's quota refuses the message and keeps the session; the queue manager's closes it.
+  @clause:MS-MQQB:3.1.5.8.8:01
+  Scenario Outline: A packet the queue quota cannot hold is refused on an open session (<acks>)
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | body size        | 2000   |
+      | acknowledgements | <acks> |
+      | admin queue      | admin  |
+    When "remote" sends the prepared message "m1" to "small"
+    And "remote" waits 1000 ms for the target's packets
+    Then "small" holds nothing
+    And the session of "remote" is still open
+    And the acknowledgments of "m1" in "admin" are <acknowledgments>
+
+    Examples:
+      | acks             | acknowledgments                 |
+      | negative arrival | MQMSG_CLASS_NACK_Q_EXCEED_QUOTA |
+      | positive arrival | none                            |
+
+  @clause:MS-MQQB:3.1.5.8.8:01
+  Scenario: A packet the queue manager's quota cannot hold closes its session, unqueued and unacknowledged
+    Given the queue manager's quota is 1048576 bytes
+    And a queue "orders"
+    And another queue manager "remote" with an MS-MQQB session to the target
+    And message "big" is prepared with:
+      | body size        | 1100000          |
+      | acknowledgements | negative arrival |
+      | admin queue      | admin            |
+    When "remote" sends the prepared message "big" to "orders"
+    And "remote" waits 1000 ms for the target's packets
+    Then the target closed the session of "remote"
+    And "orders" holds nothing
+    And "admin" holds nothing

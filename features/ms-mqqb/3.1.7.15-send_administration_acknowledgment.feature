@@ -29,6 +29,32 @@ Feature: MS-MQQB 3.1.7.15 Send Administration Acknowledgment
       | negative receive | expires in "orders"                       | MQMSG_CLASS_NACK_RECEIVE_TIMEOUT       |
       | negative receive | is rejected from "ledger"                 | MQMSG_CLASS_NACK_RECEIVE_REJECTED      |
 
+  # The classes a packet that arrives on an MS-MQQB session can raise on arrival (MS-MQQB 3.1.5.8.2 - 3.1.5.8.10),
+  # the suite playing the sending queue manager.
+  @clause:MS-MQQB:3.1.7.15:06
+  Scenario Outline: A packet from another queue manager is acknowledged with the class its arrival raised (<fate>)
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | acknowledgements    | <acks>  |
+      | admin queue         | admin   |
+      | body size           | <size>  |
+      | sent                | <sent>  |
+      | time to reach queue | 60      |
+    When "remote" sends the prepared message "m1" to "<queue>" with packet fields:
+      | TH | <th> |
+    And "remote" waits 1000 ms for the target's packets
+    Then the acknowledgments of "m1" in "admin" are <class>
+    And the session of "remote" is still open
+
+    Examples:
+      | fate                                 | acks             | size | sent            | queue  | th | class                                  |
+      | delivered                            | positive arrival | 10   | 5 seconds ago   | orders | 0  | MQMSG_CLASS_ACK_REACH_QUEUE            |
+      | delivered, no positive one asked for | negative arrival | 10   | 5 seconds ago   | orders | 0  | none                                   |
+      | too late to reach its queue          | negative arrival | 10   | 600 seconds ago | orders | 0  | MQMSG_CLASS_NACK_REACH_QUEUE_TIMEOUT   |
+      | over its queue's quota               | negative arrival | 2000 | 5 seconds ago   | small  | 0  | MQMSG_CLASS_NACK_Q_EXCEED_QUOTA        |
+      | transactional, for a plain queue     | negative arrival | 10   | 5 seconds ago   | orders | 1  | MQMSG_CLASS_NACK_NOT_TRANSACTIONAL_Q   |
+      | plain, for a transactional queue     | negative arrival | 10   | 5 seconds ago   | ledger | 0  | MQMSG_CLASS_NACK_NOT_TRANSACTIONAL_MSG |
+
   # NACK_BAD_DST_Q is an insecure class: it is sent only when SendInsecureNacks is TRUE,
   # which is not its default and which no scenario can switch on through the Target.
   @clause:MS-MQQB:3.1.7.15:06 @decision:D-68
