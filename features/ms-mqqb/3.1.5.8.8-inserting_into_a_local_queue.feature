@@ -95,3 +95,19 @@ Feature: MS-MQQB 3.1.5.8.8 Inserting a Message into a Local Queue
     Then the target closed the session of "remote"
     And "orders" holds nothing
     And "admin" holds nothing
+
+  @clause:MS-MQQB:3.1.5.8.8:01
+  Scenario Outline: A packet refused for the queue quota is dead-lettered only when it asked for negative journaling (<dead letter>)
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | body size   | 2000          |
+      | dead letter | <dead letter> |
+    When "remote" sends the prepared message "m1" to "small"
+    And "remote" waits 1000 ms for the target's packets
+    Then "small" holds nothing
+    And "the dead-letter queue" holds <copies>
+
+    Examples:
+      | dead letter | copies  |
+      | yes         | "m1"    |
+      | no          | nothing |

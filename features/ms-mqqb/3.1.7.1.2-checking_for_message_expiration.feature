@@ -67,3 +67,23 @@ Feature: MS-MQQB 3.1.7.1.2 Checking for Message Expiration
     And "the transactional dead-letter queue" holds "m1"
     And "the dead-letter queue" holds nothing
     And the acknowledgments of "m1" in "admin" are MQMSG_CLASS_NACK_REACH_QUEUE_TIMEOUT
+
+  # The same for a packet that arrives on an MS-MQQB session too late, the suite playing the sending queue
+  # manager; a transactional one is answered with a FinalAck instead of a local dead-letter copy.
+  @clause:MS-MQQB:3.1.7.1.2:01
+  Scenario Outline: A packet that arrives after its time to reach queue is dropped, and dead-lettered if it asked (<dead letter>)
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | sent                | 600 seconds ago |
+      | time to reach queue | 60              |
+      | dead letter         | <dead letter>   |
+    When "remote" sends the prepared message "m1" to "orders"
+    And "remote" waits 1000 ms for the target's packets
+    Then "orders" holds nothing
+    And "the dead-letter queue" holds <copies>
+    And the session of "remote" is still open
+
+    Examples:
+      | dead letter | copies  |
+      | yes         | "m1"    |
+      | no          | nothing |
