@@ -258,7 +258,7 @@ class MqqbReceiver:
             # D-76 new-session: the order queue's outgoing queue opens a session of its own (MS-MQQB 3.1.7.12)
             session = self._initiated_session(session)
         ordinal = struct.unpack("<I", qm.new_message_identifier()[16:20])[0]
-        # MS-MQQB 3.1.7.17 the order queue of RemoteQMGuid, or by address for a direct session; D-76 on this session
+        # MS-MQQB:3.1.7.17:01 the order queue of RemoteQMGuid, or by address for a direct session; D-76 on this session
         packet = wire.transactional_ack(qm.identifier, session.remote_qm_guid,
                                         session.remote_address if session.direct_format_session else None,
                                         ordinal, qm.now_seconds(), message_class, body)

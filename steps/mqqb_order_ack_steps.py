@@ -22,7 +22,7 @@ import struct
 from pytest_bdd import then
 
 from .blame import clause_failure
-from .mqqb_steps import _peer
+from .mqqb_steps import _peer, check_order_queue
 from .phrases import phrase
 from .world import World
 
@@ -59,6 +59,7 @@ def order_ack_for(world: World, remote, label):
         raise clause_failure(f"the OrderAck has BaseHeader.Flags {ack.base_flags:#06x}, UserHeader.Flags "
                              f"{ack.user_flags:#010x} and a {len(ack.body)}-byte body: Flags 0, MP and DQ 3 or 7 "
                              f"alone, 36 bytes ({ORDER_ACK_FLAGS})", ORDER_ACK_FLAGS)
+    check_order_queue(peer, ack, "the OrderAck")
     sequence_id, number, previous, _ = _BODY.unpack(ack.body)   # Reserved: ignored on receipt
     _, sent_sequence, sent_number, _ = peer.transactions[label]
     if (sequence_id, number, previous) != (sent_sequence, sent_number, sent_number - 1):

@@ -265,6 +265,8 @@ class Received:
     internal_flags: int = 0
     fields: tuple = ()             # the header after the InternalHeader, or the SessionHeader of a SessionAck
     source_queue_manager: bytes = b""
+    queue_manager_address: bytes = b""
+    destination: int | str | None = None   # DQ 2-4: the PrivateQueueIdentifier; DQ 7: the direct format name
     message_id: int = 0
     user_flags: int = 0
     label: str = ""
@@ -346,7 +348,7 @@ def _internal(packet: bytes, out: Received) -> None:
 
 def _user_shaped(packet: bytes, size: int, out: Received) -> None:
     """BaseHeader, UserHeader, optional headers the flags announce, MessagePropertiesHeader."""
-    out.source_queue_manager = packet[16:32]
+    out.source_queue_manager, out.queue_manager_address = packet[16:32], packet[32:48]
     _, _, out.message_id, out.user_flags = struct.unpack_from("<IIII", packet, 48)
     if size % 4:
         out.problems.append(f"MS-MQMQ:2.2.19.1:12: PacketSize {size} is not a multiple of 4")
@@ -355,6 +357,11 @@ def _user_shaped(packet: bytes, size: int, out: Received) -> None:
     offset = 64
     for shift in (10, 13, 16):
         code = out.user_flags >> shift & 7
+        if shift == 10 and code in (2, 3, 4):
+            (out.destination,) = struct.unpack_from("<I", packet, offset)
+        elif shift == 10 and code == 7:
+            (count,) = struct.unpack_from("<H", packet, offset)
+            out.destination = packet[offset + 2:offset + 2 + count].decode("utf-16-le", "replace").rstrip("\0")
         if code in (2, 3, 4):
             offset += 4
         elif code == 5:

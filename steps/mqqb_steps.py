@@ -88,6 +88,7 @@ class Peer:
         self.tx_sequence_id = struct.pack("<II", 1, int(time.time()) & 0xFFFFFFFF)  # MS-MQMQ 2.2.18.1.2
         self.tx_number = 0
         self.transactions: dict[str, tuple] = {}   # label -> the TransactionHeader it was sent with
+        self.direct_session = False                # it sent a packet by a direct name (MS-MQQB 3.1.5.8.2 DQ 7)
         self.opened_by_target: list[tuple] = []    # (connection, Stream) of sessions the target opened (D-76)
 
     def send(self, packet: bytes) -> None:
@@ -261,6 +262,7 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
         pytest.skip(f"not run: {world.target.name} named {alias!r} {world.queue(alias)!r}, and a packet field of "
                     f"the scenario cannot carry that name ({error})")
     peer.send(with_base_fields(packet, packet_fields))
+    peer.direct_session = peer.direct_session or direct or packet_fields.get("DQ") == "7"
     peer.recoverable_sent += 1 if out.delivery or transaction is not None else 0
     world.notes.setdefault("mqqb sent", {})[label] = out
     world.notes.setdefault("mqqb packets", {})[label] = packet
@@ -477,11 +479,32 @@ def _final_acks(world: World, remote: str, label: str) -> list[Received]:
             if packet.user_flags != (_MP | 1 << 5 | dq << 10) or dq not in (3, 7):
                 raise clause_failure(f"the FinalAck of {label!r} has UserHeader.Flags {packet.user_flags:#010x}: MP, "
                                      f"DM 1 (recoverable) and DQ 3 or 7 alone ({FINAL_ACK_FLAGS})", FINAL_ACK_FLAGS)
+            check_order_queue(peer, packet, f"the FinalAck of {label!r}")
             assert (sequence_id, number, previous) == peer.transactions[label][1:], \
                 f"the FinalAck of {label!r} names TxSequence {sequence_id.hex()}/{number}/{previous}, not the " \
                 f"TransactionHeader it was sent with"
             found.append(packet)
     return found
+
+
+ORDER_QUEUE = "MS-MQQB:3.1.7.17:01"
+
+
+def check_order_queue(peer: Peer, packet: Received, what: str) -> None:
+    """MS-MQQB 3.1.7.17 (2.2.4, 2.2.5): a transactional acknowledgment goes to the sender's order queue, named by
+    PrivateQueueIdentifier 4 of the sender's GUID (DQ 3), or by TCP:<address>\\PRIVATE$\\order_queue$ (DQ 7) on a
+    session that carried a packet addressed by a direct name (DirectFormatSession)."""
+    dq = packet.user_flags >> 10 & 7
+    if peer.direct_session:
+        name = packet.destination if isinstance(packet.destination, str) else ""
+        if dq != 7 or not name.upper().startswith("TCP:") or not name.lower().endswith("\\private$\\order_queue$"):
+            raise clause_failure(f"{what} names DQ {dq} {packet.destination!r}; on a session that carried a direct "
+                                 f"name it is TCP:<address>\\PRIVATE$\\order_queue$ (DQ 7, {ORDER_QUEUE})",
+                                 ORDER_QUEUE)
+    elif dq != 3 or packet.destination != 4 or packet.queue_manager_address != peer.guid:
+        raise clause_failure(f"{what} names DQ {dq} {packet.destination!r} of "
+                             f"{uuid.UUID(bytes_le=packet.queue_manager_address or bytes(16))}; the sender's order queue "
+                             f"is its private queue 4 (DQ 3, {ORDER_QUEUE})", ORDER_QUEUE)
 
 
 @then(phrase('"{remote}" received a FinalAck of class {cls} for "{label}"', cls=r"\w+"))
