@@ -67,3 +67,28 @@ def order_ack_for(world: World, remote, label):
                              f"{sent_sequence.hex()}/{sent_number}/{sent_number - 1} of {label!r} ({ORDER_ACK_BODY})",
                              ORDER_ACK_BODY)
     world.observe("D-76", "same-session" if ack.session == "own" else "new-session")
+
+
+@then(phrase('the last SessionAck "{remote}" received counts the {sent:d} UserMessages, {recoverable:d} of them '
+             'recoverable, that the target sent on the session (D-76 same-session) or none (new-session)'))
+def last_session_ack_counts(world: World, remote, sent, recoverable):
+    """MS-MQMQ 2.2.20.4 UserMsgSequenceNumber and RecoverableMsgSeqNumber count what the target sent on the session
+    the SessionAck travels on: its OrderAcks and FinalAcks under D-76 same-session, nothing under new-session (they
+    go on a session of its own)."""
+    peer = _peer(world, remote)
+    peer.collect(0, move_clock=False)
+    own = [packet for packet in peer.received if packet.session == "own"]
+    acks = [packet for packet in peer.received if packet.kind in ("OrderAck", "FinalAck")]
+    assert acks, f"{remote!r} received no OrderAck or FinalAck"
+    same = acks[0].session == "own"
+    world.observe("D-76", "same-session" if same else "new-session")
+    mine = [packet for packet in own if not packet.internal]
+    counted = (len(mine), sum(1 for packet in mine if packet.user_flags >> 5 & 3))
+    assert counted == ((sent, recoverable) if same else (0, 0)), \
+        f"the target sent {counted[0]} UserMessages ({counted[1]} recoverable) on {remote!r}'s session"
+    last = max((index for index, packet in enumerate(own) if packet.kind == "SessionAck"), default=None)
+    assert last is not None and last > max(own.index(packet) for packet in mine or own[:1]), \
+        f"{remote!r} received no SessionAck after the target's own UserMessages"
+    _, _, _, user_count, recoverable_count, _, _ = own[last].fields
+    assert (user_count, recoverable_count) == counted, \
+        f"the last SessionAck counts {user_count} UserMessages sent ({recoverable_count} recoverable), not {counted}"
