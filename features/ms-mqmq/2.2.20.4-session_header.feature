@@ -53,8 +53,8 @@ Feature: MS-MQMQ 2.2.20.4 SessionHeader
     When "remote" sends the prepared message "r1" to "orders" 33 times
     Then "remote" received at once a SessionAck naming the recoverable messages 1 to 32
 
-  # The target sends UserMessages of its own to "remote": an OrderAck (express) for t1 and a FinalAck
-  # (recoverable) refusing t2; the SessionAck that e1 brings ten seconds later counts them.
+  # The target sends UserMessages of its own to "remote": an OrderAck (express) for t1 and FinalAcks
+  # (recoverable) refusing t2 and t3; the SessionAck that e1 brings ten seconds later counts them.
   @clause:MS-MQMQ:2.2.20.4:01 @decision:D-76
   Scenario: A session acknowledgment counts the OrderAcks and FinalAcks the target sent on the session
     Given a transactional queue "ledger"
@@ -62,11 +62,15 @@ Feature: MS-MQMQ 2.2.20.4 SessionHeader
       | delivery | recoverable |
     And message "t2" is prepared with:
       | delivery | recoverable |
+    And message "t3" is prepared with:
+      | delivery | recoverable |
     When "remote" sends the prepared message "t1" to "ledger" with packet fields:
       | TH | 1 |
     And "remote" sends the prepared message "t2" to "orders" with packet fields:
       | TH | 1 |
+    And "remote" sends the prepared message "t3" to "orders" with packet fields:
+      | TH | 1 |
     And "remote" waits 1000 ms for the target's packets
     And "remote" sends the prepared message "e1" to "orders"
     And "remote" waits 11000 ms for the target's packets
-    Then the last SessionAck "remote" received counts the 2 UserMessages, 1 of them recoverable, that the target sent on the session (D-76 same-session) or none (new-session)
+    Then the last SessionAck "remote" received counts the 3 UserMessages, 2 of them recoverable, that the target sent on the session (D-76 same-session) or none (new-session)
