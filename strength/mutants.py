@@ -15,6 +15,12 @@ first failure (killed by that test).  A change no patch can carry (module or cla
 is carried by importing the reference afresh, with the mutated module, in the child, which
 then runs every test until one fails.
 
+The suite runs against the reference under each of its readings of the open decisions
+(spec/decisions.md): as it is, then with every decision's second reading at once, then every
+third one (READINGS_TARGETS, as tests/test_readings.py runs them), so a rule the reference
+applies only under another reading (D-76's new-session, D-88's answer, ...) is judged by the
+scenarios that reach it there, not left to look equivalent.
+
 A mutant is killed when the suite fails (or runs past the time-out), survives when it
 passes.  Results go into the session as they come, so a run that is stopped resumes
 where it was with the same --results.  --sample N tests N mutants drawn with a fixed seed
@@ -154,6 +160,15 @@ def _modules(where: Path, asked: tuple[str, ...], fresh: bool) -> tuple[str, ...
 RETEST_OUT = "survivors.jsonl"   # --survivors: verdicts that replace the earlier ones
 
 
+def readings_targets() -> list[str]:
+    """The reference as it is, then with every open decision's second reading at once, then every third one."""
+    from mqspec.reference.readings import OPEN_DECISIONS
+    together = [",".join(f"{decision}:{readings[k]}" for decision, readings in OPEN_DECISIONS.items()
+                         if len(readings) > k) for k in range(1, max(map(len, OPEN_DECISIONS.values()), default=1))]
+    return ["reference", *(f"reference?readings={readings}&name=reference-readings-{k}"
+                           for k, readings in enumerate(together, start=2))]
+
+
 def _serve(source: Path, where: Path, pending: list, jobs: int, per_test: int, progress, out: Path) -> None:
     """The fork server (strength/mutant_server.py) over the pending mutants in the pristine copy."""
     plan = [{"job": item.job_id, "module": str(mutation.module_path),
@@ -167,6 +182,8 @@ def _serve(source: Path, where: Path, pending: list, jobs: int, per_test: int, p
                "--mutant-plan", str(where / "plan.json"), "--mutant-out", str(out),
                "--mutant-jobs", str(jobs), "--results", str(where / "server-results"), "--run-id", "mutants",
                f"--timeout={per_test}"]
+    for url in readings_targets():
+        command += ["--target", url]
     process = subprocess.Popen(command, cwd=source, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     last = "no output"
     for text in process.stdout:

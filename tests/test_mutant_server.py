@@ -256,3 +256,14 @@ def test_the_statement_a_reloaded_change_stands_in_is_module_or_class_level(text
     from mqspec.strength.mutant_server import _level_statement
     statement = _level_statement(ast.parse(MODULE), position(text))
     assert isinstance(statement, kind) and statement.lineno == position(text)[0]
+
+
+def test_the_mutants_are_judged_under_every_reading_of_every_open_decision():
+    """strength/mutants.py: the reference as it is, then targets that between them take every other reading."""
+    from mqspec.reference.readings import OPEN_DECISIONS
+    from mqspec.strength.mutants import readings_targets
+    targets = readings_targets()
+    assert targets[0] == "reference"
+    taken = [pair for url in targets[1:] for pair in url.split("readings=", 1)[1].split("&", 1)[0].split(",")]
+    assert sorted(taken) == sorted(f"{decision}:{reading}" for decision, readings in OPEN_DECISIONS.items()
+                                   for reading in readings[1:])
