@@ -199,7 +199,11 @@ class Server:
             while pending and len(running) < self.jobs:
                 mutant = pending.pop(0)
                 begun = time.monotonic()
-                decision = self.prepare(mutant)
+                try:
+                    decision = self.prepare(mutant)
+                except Exception as error:   # Cosmic Ray's own failure (its ExceptionReplacer on an except tuple)
+                    decision = {"outcome": "incompetent",
+                                "output": f"Cosmic Ray could not make the mutant ({type(error).__name__}: {error})"}
                 if "outcome" in decision:
                     self.emit(mutant, decision, time.monotonic() - begun)
                     continue

@@ -4,6 +4,7 @@ must run to meet it (the fork server of `mqspec strength --mutants`, issue 9).""
 from __future__ import annotations
 
 import ast
+import json
 import importlib.util
 import subprocess
 import sys
@@ -267,3 +268,20 @@ def test_the_mutants_are_judged_under_every_reading_of_every_open_decision():
     taken = [pair for url in targets[1:] for pair in url.split("readings=", 1)[1].split("&", 1)[0].split(",")]
     assert sorted(taken) == sorted(f"{decision}:{reading}" for decision, readings in OPEN_DECISIONS.items()
                                    for reading in readings[1:])
+
+
+def test_a_mutant_cosmic_ray_cannot_make_is_recorded_and_the_run_goes_on(tmp_path, monkeypatch):
+    """Cosmic Ray's ExceptionReplacer fails on `except (A, B)`: that mutant has no verdict, the others still do."""
+    def prepare(self, mutant):
+        if mutant["job"] == "broken":
+            raise AttributeError("'PythonNode' object has no attribute 'value'")
+        return {"outcome": "no-test", "output": "nothing to change"}
+
+    monkeypatch.setattr(Server, "prepare", prepare)
+    out = tmp_path / "out.jsonl"
+    server = Server(None, {"lines": {}}, out, 1)
+    server.run([{"job": job, "module": "/r/mqqb_packets.py", "start": [225, 12], "operator": "core/ExceptionReplacer"}
+                for job in ("broken", "fine")])
+    rows = {row["job"]: row for row in map(json.loads, out.read_text().splitlines())}
+    assert rows["broken"]["outcome"] == "incompetent" and "AttributeError" in rows["broken"]["output"]
+    assert rows["fine"]["outcome"] == "no-test"
