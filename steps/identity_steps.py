@@ -22,7 +22,7 @@ from .values import number
 from .world import World
 
 WHICH = {"first": 0, "second": 1}
-WELL_KNOWN = ("Everyone", "Anonymous Logon")
+WELL_KNOWN = ("Everyone", "Anonymous Logon", "Administrators")   # S-1-1-0, S-1-5-7, S-1-5-32-544
 
 
 def _account(world: World, trustee: str) -> str:

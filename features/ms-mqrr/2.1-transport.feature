@@ -68,6 +68,17 @@ Feature: MS-MQRR 2.1 Transport
     Then the call returns MQ_OK
     When the first identity opens "members" with PEEK_ACCESS as "mine"
     Then the call returns MQ_OK
+    When the first identity opens "lobby" with PEEK_ACCESS as "not mine"
+    Then the open is refused for want of access
+
+  # The Administrators group (S-1-5-32-544) never holds a caller with no security context.
+  @clause:MS-MQRR:2.1:03 @decision:D-80 @decision:D-81
+  Scenario: An entry for a group does not take in a caller with no security context
+    Given a queue "staff" owned by the first identity with the access list:
+      | kind  | trustee        | rights                  |
+      | allow | Administrators | MQSEC_QUEUE_GENERIC_ALL |
+    When a caller with no security context opens "staff" with PEEK_ACCESS as "theirs"
+    Then the open is refused for want of access
 
   @clause:MS-MQRR:2.1:03 @decision:D-80
   Scenario: A refused open leaves no trace: the queue is not held by it
