@@ -320,6 +320,7 @@ class MqqbSession:
                                                             self._order_ack_send_timer_event)
         incoming = int.from_bytes(self.incoming_tx_sequence_id, "little")
         arriving = int.from_bytes(sequence_id, "little")
+        # MS-MQQB:3.1.5.8.6:03 in order only: the same sequence onward, or the first of a later one
         accepted = ((arriving == incoming and number > self.incoming_tx_sequence_number
                      and previous <= self.incoming_tx_sequence_number)
                     or (arriving > incoming and previous == 0))

@@ -24,8 +24,9 @@ and values to write instead of the right ones (decimal or 0x...): DM, LabelLengt
 ExtensionSize, EncryptionKeySize (with EB 1), DQ Count / AQ Count / RQ Count (a direct name's),
 DataLength, HTTPBodySize, MsgBodyOffset (of the SRMP headers), QT (a DebugHeader, with BaseHeader
 DH), HH 1 and MQ 1 (a SoapHeader or MultiQueueFormatHeader announced and not written), trailing
-bytes (that many zero bytes after the last header, counted in PacketSize), and the BaseHeader's VersionNumber and
-Signature (MS-MQQB 3.1.5.1.2).  `World.notes` keeps
+bytes (that many zero bytes after the last header, counted in PacketSize), the BaseHeader's VersionNumber and
+Signature (MS-MQQB 3.1.5.1.2), and with TH 1 a TransactionHeader's TxSequenceNumber and TxPreviousSequenceNumber
+(numbers) and TxSequenceID (next or previous: the sequence after or before the peer's, numbered afresh).  `World.notes` keeps
 each packet's Outgoing record under "mqqb sent", for the steps that compare what reads back.
 
 Waiting: the target's timers (Session Ack Send, Order Ack Send) run on its clock, so a wait
@@ -68,8 +69,10 @@ OS_SERVER_CLASS = 0x0200  # MS-MQQB 2.2.3.1 OperatingSystem.OS
 FORCED_FIELDS = ("DM", "LabelLength", "MessageSize", "ExtensionSize", "EncryptionKeySize", "DQ Count", "AQ Count",
                  "RQ Count", "DataLength", "HTTPBodySize", "MsgBodyOffset", "QT", "HH", "MQ", "trailing bytes")
 BASE_FIELDS = ("VersionNumber", "Signature")   # MS-MQQB 3.1.5.1.2: written over the BaseHeader's right values
+SEQUENCE_FIELDS = ("TxSequenceID", "TxSequenceNumber", "TxPreviousSequenceNumber")   # with TH 1 (3.1.5.8.6)
 PACKET_FIELDS = ("DQ", "AQ", "RQ", "TH", "FA", "CG", "EB", "AH", "SID", "SenderCert", "HashAlgorithm",
-                 "EncryptionAlgorithm", "BodyType", "ApplicationTag", "Extension") + FORCED_FIELDS + BASE_FIELDS
+                 "EncryptionAlgorithm", "BodyType", "ApplicationTag",
+                 "Extension") + FORCED_FIELDS + BASE_FIELDS + SEQUENCE_FIELDS
 SRMP_ENVELOPE = '<se:Envelope xmlns:se="http://schemas.xmlsoap.org/soap/envelope/"><se:Body/></se:Envelope>'
 
 
@@ -227,8 +230,10 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
     peer.ordinal += 1
     transaction = None
     if packet_fields.get("TH") == "1":
-        peer.tx_number += 1
-        transaction = (packet_fields.get("FA") == "1", peer.tx_sequence_id, peer.tx_number, peer.tx_number - 1)
+        _move_sequence(peer, packet_fields.get("TxSequenceID"))
+        peer.tx_number = int(packet_fields.get("TxSequenceNumber", str(peer.tx_number + 1)), 0)
+        previous = int(packet_fields.get("TxPreviousSequenceNumber", str(peer.tx_number - 1)), 0)
+        transaction = (packet_fields.get("FA") == "1", peer.tx_sequence_id, peer.tx_number, previous)
         peer.transactions[label] = transaction
     now = int(time.time())
     out = Outgoing(
@@ -270,6 +275,17 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
     world.sent[label] = Sent(label, world.queue(alias), peer.guid + struct.pack("<I", peer.ordinal),
                              transactional=transaction is not None)
     world.notes.setdefault("bodies", {})[label] = props.body
+
+
+def _move_sequence(peer: Peer, which: str | None) -> None:
+    """TxSequenceID "next" or "previous": the sequence after or before the peer's (MS-MQMQ 2.2.18.1.2: Ordinal, then
+    Timestamp), numbered afresh."""
+    if which is None:
+        return
+    assert which in ("next", "previous"), f"TxSequenceID is next or previous, not {which!r}"
+    ordinal, stamp = struct.unpack("<II", peer.tx_sequence_id)
+    peer.tx_sequence_id = struct.pack("<II", ordinal + (1 if which == "next" else -1), stamp)
+    peer.tx_number = 0
 
 
 def with_base_fields(packet: bytes, fields: dict[str, str]) -> bytes:

@@ -62,3 +62,65 @@ Feature: MS-MQQB 3.1.5.8.6 Transactional Message Processing
     Then "remote" received no OrderAck
     When "remote" waits 1 ms for the target's packets
     Then "remote" received an OrderAck for "t2"
+
+  @clause:MS-MQQB:3.1.5.8.6:03
+  Scenario Outline: The first packet of a session's first sequence is accepted only with TxPreviousSequenceNumber 0 (<number>, <previous>)
+    Given message "t1" is prepared with:
+      | delivery | recoverable |
+    When "remote" sends the prepared message "t1" to "ledger" with packet fields:
+      | TH                       | 1          |
+      | TxSequenceNumber         | <number>   |
+      | TxPreviousSequenceNumber | <previous> |
+    And "remote" waits 500 ms for the target's packets
+    Then "ledger" holds <held>
+
+    Examples:
+      | number | previous | held    |
+      | 1      | 0        | "t1"    |
+      | 5      | 0        | "t1"    |
+      | 2      | 1        | nothing |
+
+  @clause:MS-MQQB:3.1.5.8.6:03
+  Scenario Outline: After number 1, a packet of the same sequence is accepted when beyond it and its previous is not (<number>, <previous>)
+    Given message "t1" is prepared with:
+      | delivery | recoverable |
+    And message "t2" is prepared with:
+      | delivery | recoverable |
+    When "remote" sends the prepared message "t1" to "ledger" with packet fields:
+      | TH | 1 |
+    And "remote" sends the prepared message "t2" to "ledger" with packet fields:
+      | TH                       | 1          |
+      | TxSequenceNumber         | <number>   |
+      | TxPreviousSequenceNumber | <previous> |
+    And "remote" waits 500 ms for the target's packets
+    Then "ledger" holds <held>
+
+    Examples:
+      | number | previous | held            |
+      | 2      | 1        | "t1" and "t2"   |
+      | 3      | 1        | "t1" and "t2"   |
+      | 3      | 0        | "t1" and "t2"   |
+      | 3      | 2        | "t1"            |
+      | 1      | 0        | "t1"            |
+
+  @clause:MS-MQQB:3.1.5.8.6:03
+  Scenario Outline: A packet of another sequence is accepted only if the sequence is later and it comes first in it (<sequence>, <previous>)
+    Given message "t1" is prepared with:
+      | delivery | recoverable |
+    And message "t2" is prepared with:
+      | delivery | recoverable |
+    When "remote" sends the prepared message "t1" to "ledger" with packet fields:
+      | TH | 1 |
+    And "remote" sends the prepared message "t2" to "ledger" with packet fields:
+      | TH                       | 1          |
+      | TxSequenceID             | <sequence> |
+      | TxSequenceNumber         | 1          |
+      | TxPreviousSequenceNumber | <previous> |
+    And "remote" waits 500 ms for the target's packets
+    Then "ledger" holds <held>
+
+    Examples:
+      | sequence | previous | held          |
+      | next     | 0        | "t1" and "t2" |
+      | next     | 1        | "t1"          |
+      | previous | 0        | "t1"          |
