@@ -151,6 +151,7 @@ class Outgoing:
     sent_time: int = 0
     transaction: tuple | None = None    # (FA, TxSequenceID bytes, TxSequenceNumber, PreviousTxSequenceNumber)
     connector_guid: bytes = b""         # a transaction's ConnectorQMGuid (CG set), 16 bytes, or none
+    transaction_bits: dict = field(default_factory=dict)   # FM, LM, XactIndex written instead of 1, 1, the number
     encrypted_body: bool = False        # a SecurityHeader with EB and an EncryptionKey
     sender_id: bytes = b""              # a SecurityHeader with ST 1 and this SID, unsigned (MS-MQQB 4.1 FRAME 7)
     sender_certificate: bytes = b""     # a SenderCert in that unsigned SecurityHeader
@@ -167,6 +168,13 @@ class Outgoing:
     encryption_algorithm: int | None = None  # None: the one PrivacyLevel asks for (MS-MQMQ 2.2.19.3)
     srmp_envelope: str | None = None    # AH: an SRMPEnvelopeHeader and a CompoundMessageHeader carrying the body
     forced: dict = field(default_factory=dict)  # a field name (see the module's docstring) -> the value to write
+
+
+def transaction_flags(out: Outgoing) -> int:
+    """MS-MQMQ 2.2.20.5 TransactionHeader.Flags: CG bit 0, FA bit 1, FM bit 2, LM bit 3, XactIndex bits 4-23."""
+    bits = out.transaction_bits
+    return ((1 if out.connector_guid else 0) | (2 if out.transaction[0] else 0) | bits.get("FM", 1) << 2
+            | bits.get("LM", 1) << 3 | (bits.get("XactIndex", out.transaction[2]) & 0xFFFFF) << 4)
 
 
 def privacy_level(out: Outgoing) -> int:
@@ -222,8 +230,7 @@ def user_message(out: Outgoing) -> bytes:
     if transactional:
         final_ack, sequence_id, number, previous = out.transaction
         # MS-MQMQ 2.2.20.5 FA bit 1, FM bit 2 and LM bit 3 (each message its own transaction), ID bits 4-23
-        extra += struct.pack("<I8sII", (2 if final_ack else 0) | 4 | 8 | (number & 0xFFFFF) << 4
-                             | (1 if out.connector_guid else 0), sequence_id, number, previous)
+        extra += struct.pack("<I8sII", transaction_flags(out), sequence_id, number, previous)
         extra += out.connector_guid             # MS-MQMQ 2.2.20.5 ConnectorQMGuid, present when CG (bit 0) is set
     privacy = privacy_level(out)
     if out.encrypted_body:

@@ -26,7 +26,8 @@ DataLength, HTTPBodySize, MsgBodyOffset (of the SRMP headers), QT (a DebugHeader
 DH), HH 1 and MQ 1 (a SoapHeader or MultiQueueFormatHeader announced and not written), trailing
 bytes (that many zero bytes after the last header, counted in PacketSize), the BaseHeader's VersionNumber and
 Signature (MS-MQQB 3.1.5.1.2), and with TH 1 a TransactionHeader's TxSequenceNumber and TxPreviousSequenceNumber
-(numbers) and TxSequenceID (next or previous: the sequence after or before the peer's, numbered afresh).  `World.notes` keeps
+(numbers), its FM, LM and XactIndex (each message is otherwise a transaction of its own: FM 1, LM 1, XactIndex its
+number) and TxSequenceID (next or previous: the sequence after or before the peer's, numbered afresh).  `World.notes` keeps
 each packet's Outgoing record under "mqqb sent", for the steps that compare what reads back.
 
 Waiting: the target's timers (Session Ack Send, Order Ack Send) run on its clock, so a wait
@@ -69,7 +70,8 @@ OS_SERVER_CLASS = 0x0200  # MS-MQQB 2.2.3.1 OperatingSystem.OS
 FORCED_FIELDS = ("DM", "LabelLength", "MessageSize", "ExtensionSize", "EncryptionKeySize", "DQ Count", "AQ Count",
                  "RQ Count", "DataLength", "HTTPBodySize", "MsgBodyOffset", "QT", "HH", "MQ", "trailing bytes")
 BASE_FIELDS = ("VersionNumber", "Signature")   # MS-MQQB 3.1.5.1.2: written over the BaseHeader's right values
-SEQUENCE_FIELDS = ("TxSequenceID", "TxSequenceNumber", "TxPreviousSequenceNumber")   # with TH 1 (3.1.5.8.6)
+SEQUENCE_FIELDS = ("TxSequenceID", "TxSequenceNumber", "TxPreviousSequenceNumber", "FM", "LM",
+                   "XactIndex")   # with TH 1 (MS-MQQB 3.1.5.8.6, MS-MQMQ 2.2.20.5)
 PACKET_FIELDS = ("DQ", "AQ", "RQ", "TH", "FA", "CG", "EB", "AH", "SID", "SenderCert", "HashAlgorithm",
                  "EncryptionAlgorithm", "BodyType", "ApplicationTag",
                  "Extension") + FORCED_FIELDS + BASE_FIELDS + SEQUENCE_FIELDS
@@ -256,7 +258,8 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
         body_type=number(packet_fields.get("BodyType", "0")),
         application_tag=number(packet_fields.get("ApplicationTag", "0")),
         extension=packet_fields.get("Extension", "").encode(),
-        connector_guid=bytes(range(0xC0, 0xD0)) if packet_fields.get("CG") == "1" else b"")
+        connector_guid=bytes(range(0xC0, 0xD0)) if packet_fields.get("CG") == "1" else b"",
+        transaction_bits={key: int(packet_fields[key], 0) for key in ("FM", "LM", "XactIndex") if key in packet_fields})
     if "HashAlgorithm" in packet_fields:
         out.hash_algorithm = number(packet_fields["HashAlgorithm"])
     if "EncryptionAlgorithm" in packet_fields:

@@ -82,6 +82,7 @@ class DecodedMessage:
     transactional: bool = False
     first_in_transaction: bool | None = None
     last_in_transaction: bool | None = None
+    transaction_header: tuple | None = None   # (Flags, TxSequenceID, TxSequenceNumber, previous, ConnectorQMGuid)
     acknowledgements: int = 0
     label: str = ""
     message_class: int = 0
@@ -238,8 +239,10 @@ class _Decoder(TrailerReader):
 
     def xact(self, o: int) -> int:
         m, w = self.m, "MS-MQMQ 2.2.20.5"
-        fl, _seq_id, seq_n, prev_n = struct.unpack("<IQII", self.need(o, 20, w + ": TransactionHeader"))
+        fl, seq_id, seq_n, prev_n = struct.unpack("<I8sII", self.need(o, 20, w + ": TransactionHeader"))
         m.first_in_transaction, m.last_in_transaction = bool(fl & 4), bool(fl & 8)
+        m.transaction_header = (fl, seq_id, seq_n, prev_n, self.need(o + 20, 16, w + ": ConnectorQMGuid")
+                                if fl & 1 else b"")
         if seq_n == 0:  # MS-MQMQ 2.2.20.5
             self.bad(f"{w}: TxSequenceNumber is 0")
         if prev_n == 0xFFFFFFFF:  # MS-MQMQ 2.2.20.5

@@ -8,7 +8,7 @@ it in (MS-MQQB 3.1.7.10, MS-MQDMPR 3.1.7.1.31 / 3.1.7.1.32, MS-MQRR 2.2.5.1).
     And by D-96 the packet of "m1" carries the SID "remote" sent (kept) or none (dropped)
 
 The packet "remote" wrote is its Outgoing record (mqqb_steps.py keeps it under "mqqb sent").
-`reads back as ... sent it` compares every field but three, each of which a clause changes:
+`reads back as ... sent it` compares every field (a TransactionHeader's too) but three, each of which a clause changes:
 BaseHeader.PacketSize (MS-MQRR 2.2.5 adds the trailers), BaseHeader.TimeToReachQueue (absolute,
 MS-MQRR 3.1.4.7: checked as SentTime plus the sent value when that sum is finite) and the 16 bytes
 of QueueManagerAddress (MS-MQRR 2.2.5.1: the sender's address for a direct destination).  The
@@ -23,7 +23,7 @@ import uuid
 
 from pytest_bdd import then
 
-from .mqqb_packets import Outgoing, compound_message, encryption_algorithm, privacy_level
+from .mqqb_packets import Outgoing, compound_message, encryption_algorithm, privacy_level, transaction_flags
 from .packet_steps import _packet
 from .phrases import phrase
 from .values import number
@@ -86,6 +86,10 @@ def reads_back_as_sent(world, label, remote):
             expected[f"SecurityHeader.{item}"] = (header.get(item), sent)
     elif not (out.sender_id or out.encrypted_body):
         expected["UserHeader.Flags.SH"] = (read.flags["SH"], 0)
+    if transactional:   # MS-MQDMPR 3.1.7.1.31 / 3.1.7.1.32: the TransactionHeader comes back as it was sent
+        _, sequence_id, number, previous = out.transaction
+        expected["TransactionHeader"] = (read.transaction_header, (transaction_flags(out), sequence_id, number,
+                                                                   previous, out.connector_guid))
     if out.time_to_reach_queue != INFINITE and out.sent_time + out.time_to_reach_queue < INFINITE:
         # MS-MQRR:3.1.4.7:14 the absolute expiry time
         expected["BaseHeader.TimeToReachQueue"] = (read.time_to_reach_queue, out.sent_time + out.time_to_reach_queue)

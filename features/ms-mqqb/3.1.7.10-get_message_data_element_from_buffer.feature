@@ -43,6 +43,29 @@ Feature: MS-MQQB 3.1.7.10 Get Message Data Element From Buffer
       | SHA-256                 | x             | 0        | express     | yes     | 0x800C | 0x6801     |
       | SHA-512                 | y             | 5        | recoverable | no      | 0x800E | 0x6602     |
 
+  # A transaction of the sending queue manager may span several packets: FM marks its first, LM its last,
+  # XactIndex names it (MS-MQMQ 2.2.20.5); each comes back as it was sent.
+  @clause:MS-MQQB:3.1.7.10:01 @clause:MS-MQDMPR:3.1.7.1.31:01 @clause:MS-MQDMPR:3.1.7.1.32:01
+  Scenario Outline: A transactional packet's TransactionHeader reads back as it was sent (FM <fm>, LM <lm>, XactIndex <index>)
+    Given a transactional queue "ledger"
+    And message "t1" is prepared with:
+      | delivery | recoverable |
+    When "remote" sends the prepared message "t1" to "ledger" with packet fields:
+      | TH        | 1       |
+      | FA        | <fa>    |
+      | FM        | <fm>    |
+      | LM        | <lm>    |
+      | XactIndex | <index> |
+    And every message in "ledger" is peeked
+    Then the packet of "t1" reads back as "remote" sent it
+    And the packet of "t1" follows every layout rule
+
+    Examples:
+      | fa | fm | lm | index   |
+      | 0  | 1  | 0  | 5       |
+      | 1  | 0  | 1  | 0xABCDE |
+      | 0  | 0  | 0  | 1       |
+
   @clause:MS-MQQB:3.1.7.10:01 @clause:MS-MQDMPR:3.1.7.1.31:01 @clause:MS-MQRR:2.2.5.1:08 @decision:D-96
   Scenario: The sender's SID in an unsigned SecurityHeader reads back as sent, or is dropped
     Given message "m1" is prepared with:
