@@ -84,6 +84,7 @@ pytest_plugins = [
     "mqspec.steps.mqqb_steps",
     "mqspec.steps.mqqb_session_steps",
     "mqspec.steps.mqqb_order_ack_steps",
+    "mqspec.steps.mqqb_malformed_steps",
     "mqspec.steps.whole_message_steps",
     "mqspec.steps.source_steps",
     "mqspec.steps.receive_output_steps",

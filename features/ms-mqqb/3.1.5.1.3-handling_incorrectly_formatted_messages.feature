@@ -25,3 +25,44 @@ Feature: MS-MQQB 3.1.5.1.3 Handling Incorrectly Formatted Messages
       | delivery mode 3                | DM             | 3     |
       | PacketSize not a multiple of 4 | trailing bytes | 2     |
       | a label longer than the packet | LabelLength    | 0xFA  |
+
+  @clause:MS-MQQB:3.1.5.1.3:01
+  Scenario Outline: A malformed packet on an open session (<fault>) closes that session and no other
+    Given another queue manager "bad" with an MS-MQQB session to the target
+    And another queue manager "good" with an MS-MQQB session to the target
+    And message "m2" is prepared with:
+      | body | fine |
+    When "bad" sends <fault>
+    And "good" sends the prepared message "m2" to "orders"
+    Then the target closed the session of "bad"
+    And the session of "good" is still open
+    And "orders" holds "m2"
+
+    Examples:
+      | fault                                   |
+      | a packet whose PacketSize is 12         |
+      | a packet whose PacketSize is 0x00400004 |
+      | a SessionAck whose PacketSize is 24     |
+      | an internal packet of type 5            |
+      | a SessionAck without the SH flag        |
+      | a UserMessage whose PacketSize is 32    |
+
+  @clause:MS-MQQB:3.1.5.1.3:01
+  Scenario Outline: A session's first packet of the wrong length (<fault>) is not answered and closes the session
+    Given another queue manager "odd" connected to the target with no session
+    When "odd" sends <fault>
+    Then the target sent "odd" no EstablishConnection response
+    And the target closed the session of "odd"
+
+    Examples:
+      | fault                                              |
+      | an EstablishConnection request without its padding |
+      | an EstablishConnection request 4 bytes too long    |
+
+  @clause:MS-MQQB:3.1.5.1.3:01
+  Scenario: A ConnectionParameters request of the wrong length is not answered and closes the session
+    Given another queue manager "odd" connected to the target with no session
+    When "odd" asks for a session naming the target as ServerGuid
+    And "odd" sends a ConnectionParameters request 4 bytes too long
+    Then the target sent "odd" no ConnectionParameters
+    And the target closed the session of "odd"
