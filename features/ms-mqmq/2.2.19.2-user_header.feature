@@ -267,6 +267,7 @@ Feature: MS-MQMQ 2.2.19.2 UserHeader
 
     Examples:
       | value |
+      | 2     |
       | 3     |
       | 6     |
 
