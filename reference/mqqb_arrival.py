@@ -82,7 +82,7 @@ class MqqbReceiver:
         qm = self.qm
         key = (packet.source_queue_manager, packet.message_id)
         if not packet.transactional and key in self.message_id_history:
-            self.message_id_history[key] = qm.now_seconds()  # MS-MQQB 3.1.5.8.1 a duplicate: dropped
+            self.message_id_history[key] = qm.now_seconds()  # MS-MQQB:3.1.5.8.1:01 a duplicate: dropped
             return
         if not self._is_here(packet.queue_manager_address):
             return  # MS-MQQB 3.1.5.8.2 not for here and cannot be kept for forwarding (D-19)
