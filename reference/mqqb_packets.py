@@ -394,7 +394,7 @@ def establish_connection_response(client: bytes, server: bytes, timestamp: int, 
 
 def establish_connection_request(client: bytes, server: bytes, timestamp: int, priority: int = 0,
                                  server_class: bool = False) -> bytes:
-    """MS-MQQB 3.1.5.2.3: CS 0, SE 1 (no ping was sent), the two GUIDs and the time stamp."""
+    """MS-MQQB:3.1.5.2.3:01: CS 0, SE 1 (no ping was sent), RE 0x10, the two GUIDs and the time stamp."""
     operating_system = 0x10 | 1 << 8 | (OS_SERVER_CLASS if server_class else 0)  # D-87 the OS bit
     header = ESTABLISH.pack(client, server, timestamp, operating_system, 0) + bytes(512)
     return _base(_internal_flags(0, priority), INTERNAL.pack(0, PT_ESTABLISH) + header)

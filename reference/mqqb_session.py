@@ -242,7 +242,7 @@ class MqqbSession:
                                                             self._server_class())
 
     def _establish_response(self, packet: bytes) -> None:
-        """MS-MQQB 3.1.5.3.2: a valid response (our GUID, theirs, CS clear) is followed by ConnectionParameters."""
+        """MS-MQQB:3.1.5.3.2:01: a valid response (our GUID, theirs, CS clear) is followed by ConnectionParameters."""
         (client, server, _, _, _), internal_flags = wire.read_internal(packet, "EstablishConnection")
         if bytes(client) != self.qm.identifier or bytes(server) != self.remote_qm_guid or internal_flags & wire.CS:
             self.close()

@@ -16,8 +16,10 @@ from __future__ import annotations
 import time
 import uuid
 
+import pytest
 from pytest_bdd import then, when
 
+from .blame import clause_failure
 from .mqqb_packets import connection_parameters, establish_connection, session_ack
 from .mqqb_steps import ACK_TIMEOUT, RECOVERABLE_ACK_TIMEOUT, WINDOW, _peer, with_base_fields
 from .phrases import phrase
@@ -154,3 +156,36 @@ def parameters_window(world: World, remote, window):
 def parameters_answered(world: World, remote):
     assert _answer(world, remote, "ConnectionParameters") is not None, \
         f"the target sent {remote!r} no ConnectionParameters"
+
+
+INITIATOR_REQUEST, INITIATOR_PARAMETERS = "MS-MQQB:3.1.5.2.3:01", "MS-MQQB:3.1.5.3.2:01"
+
+
+@then(phrase('a session the target opened to "{remote}", if it opened one (D-76 new-session), began as an '
+             'initiator\'s does'))
+def target_initiated_session(world: World, remote):
+    """MS-MQQB 3.1.5.2.3 the EstablishConnection request (2.2.3.1: RE 0x10, SE 1 when no ping was sent, Reserved 0;
+    ClientGuid the target's, ServerGuid this queue manager's or zero for a direct name), then 3.1.5.3.2 the
+    ConnectionParameters request (PT 3, CS clear, RecoverableAckTimeout from 0x1F4 to 0x1D4C0)."""
+    peer = _peer(world, remote)
+    peer.collect(0, move_clock=False)
+    set_up = peer.set_up_by_target
+    if not set_up:
+        pytest.skip(f"not run: the target opened no session to {remote!r} (the D-76 reading same-session)")
+    request = set_up[0]
+    client, server, _, operating_system, reserved = request.fields
+    if (request.kind != "EstablishConnection" or request.internal_flags & 0xF != 2 or request.internal_flags & CS
+            or bytes(client) != world.target.queue_manager_identifier or bytes(server) not in (peer.guid, bytes(16))
+            or operating_system & 0xFF != 0x10 or not operating_system >> 8 & 1 or reserved):
+        raise clause_failure(f"the target's session began with {request.kind} InternalHeader.Flags "
+                             f"0x{request.internal_flags:04X}, ClientGuid {uuid.UUID(bytes_le=bytes(client))}, "
+                             f"ServerGuid {uuid.UUID(bytes_le=bytes(server))}, OperatingSystem 0x{operating_system:04X}, "
+                             f"Reserved {reserved} ({INITIATOR_REQUEST})", INITIATOR_REQUEST)
+    parameters = next((packet for packet in set_up[1:] if packet.kind == "ConnectionParameters"), None)
+    assert parameters is not None, f"the target sent no ConnectionParameters on the session it opened to {remote!r}"
+    recoverable_ack_timeout, _, _, window = parameters.fields
+    if (parameters.internal_flags & 0xF != 3 or parameters.internal_flags & CS
+            or not 0x1F4 <= recoverable_ack_timeout <= 0x1D4C0 or not 1 <= window <= 0xFFFF):
+        raise clause_failure(f"the target's ConnectionParameters request has InternalHeader.Flags "
+                             f"0x{parameters.internal_flags:04X}, RecoverableAckTimeout {recoverable_ack_timeout}, "
+                             f"WindowSize {window} ({INITIATOR_PARAMETERS})", INITIATOR_PARAMETERS)

@@ -94,6 +94,7 @@ class Peer:
         self.tx_number = 0
         self.transactions: dict[str, tuple] = {}   # label -> the TransactionHeader it was sent with
         self.direct_session = False                # it sent a packet by a direct name (MS-MQQB 3.1.5.8.2 DQ 7)
+        self.set_up_by_target: list[Received] = []  # the EstablishConnection and ConnectionParameters requests
         self.opened_by_target: list[tuple] = []    # (connection, Stream) of sessions the target opened (D-76)
 
     def send(self, packet: bytes) -> None:
@@ -143,6 +144,8 @@ class Peer:
                         connection.send(establish_connection_response(packet, self.guid))
                     elif packet.kind == "ConnectionParameters":
                         connection.send(connection_parameters_response(packet, WINDOW))
+                    if packet.internal and packet.kind != "SessionAck":
+                        self.set_up_by_target.append(packet)
                     got.append(packet)
         return got
 

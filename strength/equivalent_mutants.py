@@ -1802,15 +1802,6 @@ _ENTRIES += (
 )
 
 
-_ENTRIES += (   # reference/mqqb_packets.py: the initiator's side of a session
-    ("reference/mqqb_packets.py", "*",
-     "return _base(_internal_flags(0, priority), INTERNAL.pack(0, PT_ESTABLISH) + header)", "*",
-     ("the EstablishConnection request is written only when the reference opens a session to another queue manager, "
-      "which it does only under D-76's new-session reading (mqqb_session._initiate); the mutation run judges the "
-      "reference's own reading, same-session, under which no session is ever initiated (the scenarios of D-76 run "
-      "under new-session in tests/test_readings.py)")),
-)
-
 _ENTRIES += (   # issue 22: the full mutation run over security, mqqb_session, mqqb_arrival, mqqb_packets
     ('reference/mqqb_session.py', 'core/NumberReplacer',
      "DEFAULT_ACK_WAIT_TIMEOUT = 120_000  # MS-MQQB 3.1.3.2 implementation-dependent until the peer's AckTimeout",
