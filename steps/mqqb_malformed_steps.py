@@ -25,6 +25,7 @@ from .phrases import phrase
 from .world import World
 
 SHAPES = ("a packet whose PacketSize is 12", "a packet whose PacketSize is 0x00400004",
+          "a packet whose PacketSize is 0x00400001",
           "a SessionAck whose PacketSize is 24", "an internal packet of type 5", "a SessionAck without the SH flag",
           "a UserMessage whose PacketSize is 32", "an EstablishConnection request without its padding",
           "an EstablishConnection request 4 bytes too long", "a ConnectionParameters request 4 bytes too long")
@@ -43,6 +44,7 @@ def _shape(world: World, remote: str, shape: str) -> bytes:
     shapes = {
         "a packet whose PacketSize is 12": _with_size(base, 12),
         "a packet whose PacketSize is 0x00400004": _with_size(base, 0x00400004),
+        "a packet whose PacketSize is 0x00400001": _with_size(base, 0x00400001),
         "a SessionAck whose PacketSize is 24": _with_size(ack, 24),
         "an internal packet of type 5": ack[:16] + struct.pack("<HH", 0, 5) + ack[20:],
         "a SessionAck without the SH flag": _with_size(ack[:2] + struct.pack("<H", IN) + ack[4:], len(ack)),

@@ -1987,6 +1987,29 @@ _ENTRIES += (   # issue 22: reference/mqqb_packets.py FIXED_HEADERS, a lower bou
      _FIXED_HEADERS),
 )
 
+_UNREAD_DEFAULT = "a default of UserMessagePacket that is never read: the one constructor call (read_user_message) passes `raw`, _message_properties assigns every MessagePropertiesHeader field of every packet (MP is required, MS-MQMQ:2.2.19.2), SignatureSize is assigned with the SecurityHeader and read (`signed`) only when there is one, and the compound message's body with the SRMP envelope, read only when there is one"
+_ENTRIES += (   # issue 22: reference/mqqb_packets.py, defaults never read and sums of disjoint bits
+    ('reference/mqqb_packets.py', '*', 'signature_size: int = 0            # SecurityHeader.SignatureSize', '*', _UNREAD_DEFAULT),
+    ('reference/mqqb_packets.py', '*', 'acknowledgements: int = 0', '*', _UNREAD_DEFAULT),
+    ('reference/mqqb_packets.py', '*', 'message_class: int = 0', '*', _UNREAD_DEFAULT),
+    ('reference/mqqb_packets.py', '*', 'correlation_id: bytes = bytes(20)', '*', _UNREAD_DEFAULT),
+    ('reference/mqqb_packets.py', '*', 'body_type: int = 0', '*', _UNREAD_DEFAULT),
+    ('reference/mqqb_packets.py', '*', 'application_tag: int = 0', '*', _UNREAD_DEFAULT),
+    ('reference/mqqb_packets.py', '*', 'privacy_level: int = 0', '*', _UNREAD_DEFAULT),
+    ('reference/mqqb_packets.py', '*', 'compound_message_body: tuple[int, int] = (0, 0)  # CompoundMessageHeader (MsgBodyOffset, MsgBodySize)', '*', _UNREAD_DEFAULT),
+    ('reference/mqqb_packets.py', '*', 'hash_algorithm: int = 0            # MessagePropertiesHeader.HashAlgorithm', '*', _UNREAD_DEFAULT),
+    ('reference/mqqb_packets.py', '*', 'encryption_algorithm: int = 0      # MessagePropertiesHeader.EncryptionAlgorithm', '*', _UNREAD_DEFAULT),
+    ('reference/mqqb_packets.py', '*', 'raw: bytes = field(default=b"", repr=False)', '*', _UNREAD_DEFAULT),
+    ('reference/mqqb_packets.py', 'core/ReplaceBinaryOperator_Add_BitOr',
+     'SESSION_ACK_SIZES = (BASE.size + INTERNAL.size, SESSION_ACK_SIZE)  # D-85 its PacketSize: text, windows',
+     'SESSION_ACK_SIZES = (BASE.size | INTERNAL.size, SESSION_ACK_SIZE)  # D-85 its PacketSize: text, windows',
+     'BASE.size is 16 and INTERNAL.size 4, which share no bit: 16 | 4 and 16 ^ 4 are 16 + 4'),
+    ('reference/mqqb_packets.py', 'core/ReplaceBinaryOperator_Add_BitXor',
+     'SESSION_ACK_SIZES = (BASE.size + INTERNAL.size, SESSION_ACK_SIZE)  # D-85 its PacketSize: text, windows',
+     'SESSION_ACK_SIZES = (BASE.size ^ INTERNAL.size, SESSION_ACK_SIZE)  # D-85 its PacketSize: text, windows',
+     'BASE.size is 16 and INTERNAL.size 4, which share no bit: 16 | 4 and 16 ^ 4 are 16 + 4'),
+)
+
 EQUIVALENT_MUTANTS: dict[str, str] = {mutant_key(module, operator, line, changed): reason
                                       for module, operator, line, changed, reason in _ENTRIES if operator != "*"}
 EQUIVALENT_LINES: dict[str, str] = {line_key(module, line): reason

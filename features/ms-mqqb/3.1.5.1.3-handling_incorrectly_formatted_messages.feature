@@ -41,6 +41,7 @@ Feature: MS-MQQB 3.1.5.1.3 Handling Incorrectly Formatted Messages
     Examples:
       | fault                                   |
       | a packet whose PacketSize is 12         |
+      | a packet whose PacketSize is 0x00400001 |
       | a packet whose PacketSize is 0x00400004 |
       | a SessionAck whose PacketSize is 24     |
       | an internal packet of type 5            |
