@@ -52,6 +52,8 @@ Feature: MS-MQQB 3.1.7.15 Send Administration Acknowledgment
       | delivered, no positive one asked for | negative arrival | 10   | 5 seconds ago   | orders | 0  | none                                   |
       | too late to reach its queue          | negative arrival | 10   | 600 seconds ago | orders | 0  | MQMSG_CLASS_NACK_REACH_QUEUE_TIMEOUT   |
       | over its queue's quota               | negative arrival | 2000 | 5 seconds ago   | small  | 0  | MQMSG_CLASS_NACK_Q_EXCEED_QUOTA        |
+      | over its quota, only receipt acks    | negative receive | 2000 | 5 seconds ago   | small  | 0  | none                                   |
+      | over its quota, all acks             | full reach queue | 2000 | 5 seconds ago   | small  | 0  | MQMSG_CLASS_NACK_Q_EXCEED_QUOTA        |
       | transactional, for a plain queue     | negative arrival | 10   | 5 seconds ago   | orders | 1  | MQMSG_CLASS_NACK_NOT_TRANSACTIONAL_Q   |
       | plain, for a transactional queue     | negative arrival | 10   | 5 seconds ago   | ledger | 0  | MQMSG_CLASS_NACK_NOT_TRANSACTIONAL_MSG |
 
