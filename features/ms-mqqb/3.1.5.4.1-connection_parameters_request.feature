@@ -11,6 +11,7 @@ Feature: MS-MQQB 3.1.5.4.1 Receiving a ConnectionParameters Packet: Request Pack
     Given another queue manager "hasty" connected to the target with no session
     When "hasty" sends its ConnectionParameters
     Then the target sent "hasty" no ConnectionParameters
+    And the target sent "hasty" no EstablishConnection response
     And the target closed the session of "hasty"
 
   @clause:MS-MQQB:3.1.5.4.1:01
