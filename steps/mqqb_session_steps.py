@@ -17,11 +17,11 @@ import time
 import uuid
 
 import pytest
-from pytest_bdd import then, when
+from pytest_bdd import given, then, when
 
 from .blame import clause_failure
 from .mqqb_packets import connection_parameters, establish_connection, session_ack
-from .mqqb_steps import ACK_TIMEOUT, RECOVERABLE_ACK_TIMEOUT, WINDOW, _peer, with_base_fields
+from .mqqb_steps import ACK_TIMEOUT, ANSWER_FAULTS, RECOVERABLE_ACK_TIMEOUT, WINDOW, _peer, with_base_fields
 from .phrases import phrase
 from .world import World
 
@@ -189,3 +189,27 @@ def target_initiated_session(world: World, remote):
         raise clause_failure(f"the target's ConnectionParameters request has InternalHeader.Flags "
                              f"0x{parameters.internal_flags:04X}, RecoverableAckTimeout {recoverable_ack_timeout}, "
                              f"WindowSize {window} ({INITIATOR_PARAMETERS})", INITIATOR_PARAMETERS)
+
+
+@given(phrase('"{remote}" answers a session the target opens to it with {fault}', fault="|".join(ANSWER_FAULTS)))
+def answer_with_fault(world: World, remote, fault):
+    _peer(world, remote).answer_fault = fault
+
+
+RESPONSE_CHECKED = "MS-MQQB:3.1.5.3.2:02"
+
+
+@then(phrase('a session the target opened to "{remote}", if it opened one (D-76 new-session), was closed without '
+             'ConnectionParameters'))
+def target_session_refused(world: World, remote):
+    """MS-MQQB 3.1.5.3.2: a response whose ClientGuid is not the initiator's, whose ServerGuid is not the queue
+    manager it asked for, or with CS set, is discarded and the session closed: no ConnectionParameters follows."""
+    peer = _peer(world, remote)
+    peer.collect(500, move_clock=True)
+    if not peer.set_up_by_target:
+        pytest.skip(f"not run: the target opened no session to {remote!r} (the D-76 reading same-session)")
+    kinds = [packet.kind for packet in peer.set_up_by_target]
+    open_ones = [connection for connection, _ in peer.opened_by_target if not connection.closed]
+    if "ConnectionParameters" in kinds or open_ones:
+        raise clause_failure(f"after a response with {peer.answer_fault} the target sent {kinds} and left "
+                             f"{len(open_ones)} session(s) open ({RESPONSE_CHECKED})", RESPONSE_CHECKED)

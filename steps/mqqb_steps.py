@@ -95,6 +95,7 @@ class Peer:
         self.transactions: dict[str, tuple] = {}   # label -> the TransactionHeader it was sent with
         self.direct_session = False                # it sent a packet by a direct name (MS-MQQB 3.1.5.8.2 DQ 7)
         self.set_up_by_target: list[Received] = []  # the EstablishConnection and ConnectionParameters requests
+        self.answer_fault: str | None = None        # how it answers a session the target opens (MS-MQQB 3.1.5.3.2)
         self.opened_by_target: list[tuple] = []    # (connection, Stream) of sessions the target opened (D-76)
 
     def send(self, packet: bytes) -> None:
@@ -141,7 +142,7 @@ class Peer:
                 for packet in packets:
                     packet.session = "opened by the target"
                     if packet.kind == "EstablishConnection":
-                        connection.send(establish_connection_response(packet, self.guid))
+                        connection.send(_faulty(establish_connection_response(packet, self.guid), self.answer_fault))
                     elif packet.kind == "ConnectionParameters":
                         connection.send(connection_parameters_response(packet, WINDOW))
                     if packet.internal and packet.kind != "SessionAck":
@@ -281,6 +282,22 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
     world.sent[label] = Sent(label, world.queue(alias), peer.guid + struct.pack("<I", peer.ordinal),
                              transactional=transaction is not None)
     world.notes.setdefault("bodies", {})[label] = props.body
+
+
+ANSWER_FAULTS = {"CS set": (18, b"\x10\x00"), "another ServerGuid": (36, bytes(range(16))),
+                 "another ClientGuid": (20, bytes(range(16, 32)))}   # offset and bytes (MS-MQQB 2.2.1, 2.2.3.1)
+
+
+def _faulty(response: bytes, fault: str | None) -> bytes:
+    """An EstablishConnection response with one field made wrong: the InternalHeader's CS bit set, or a GUID
+    that is not the one the initiator named or its own."""
+    if fault is None:
+        return response
+    offset, data = ANSWER_FAULTS[fault]
+    if fault == "CS set":
+        flags = struct.unpack_from("<H", response, offset)[0] | 0x0010
+        data = struct.pack("<H", flags)
+    return response[:offset] + data + response[offset + len(data):]
 
 
 def _move_sequence(peer: Peer, which: str | None) -> None:

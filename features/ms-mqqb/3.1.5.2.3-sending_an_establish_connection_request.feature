@@ -17,3 +17,19 @@ Feature: MS-MQQB 3.1.5.2.3 Sending an EstablishConnection Request Packet
       | TH | 1 |
     Then "remote" received a FinalAck of class MQMSG_CLASS_NACK_NOT_TRANSACTIONAL_Q for "t1"
     And a session the target opened to "remote", if it opened one (D-76 new-session), began as an initiator's does
+
+  @clause:MS-MQQB:3.1.5.3.2:02 @decision:D-76
+  Scenario Outline: A session the target opens is closed without ConnectionParameters when the response has <fault>
+    Given "remote" answers a session the target opens to it with <fault>
+    And message "t1" is prepared with:
+      | delivery | recoverable |
+    When "remote" sends the prepared message "t1" to "orders" with packet fields:
+      | TH | 1 |
+    And "remote" waits 1000 ms for the target's packets
+    Then a session the target opened to "remote", if it opened one (D-76 new-session), was closed without ConnectionParameters
+
+    Examples:
+      | fault              |
+      | CS set             |
+      | another ServerGuid |
+      | another ClientGuid |
