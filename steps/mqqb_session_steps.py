@@ -172,6 +172,10 @@ def target_initiated_session(world: World, remote):
     set_up = peer.set_up_by_target
     if not set_up:
         pytest.skip(f"not run: the target opened no session to {remote!r} (the D-76 reading same-session)")
+    arrived = [packet.kind for packet in peer.received if packet.session != "own"][:2]
+    if arrived != ["EstablishConnection", "ConnectionParameters"]:
+        raise clause_failure(f"the session the target opened to {remote!r} began with {arrived}, not an "
+                             f"EstablishConnection then ConnectionParameters ({INITIATOR_REQUEST})", INITIATOR_REQUEST)
     request = set_up[0]
     client, server, _, operating_system, reserved = request.fields
     if (request.kind != "EstablishConnection" or request.internal_flags & 0xF != 2 or request.internal_flags & CS

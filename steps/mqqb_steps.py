@@ -224,7 +224,7 @@ def _direct_name(world: World, alias: str) -> str:
 
 
 def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict[str, str],
-          direct: bool = False) -> None:
+          direct: bool = False, write: bool = True) -> bytes:
     """`direct`: name the queue by its direct format name (MS-MQMQ 2.1.2, DQ 7) instead of the target's name for it."""
     peer = _peer(world, remote)
     prepared = world.notes.get("prepared", {})
@@ -273,7 +273,9 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
     except ValueError as error:   # DQ 2-6 need a PRIVATE= name; a target may name its queues directly (msmq://)
         pytest.skip(f"not run: {world.target.name} named {alias!r} {world.queue(alias)!r}, and a packet field of "
                     f"the scenario cannot carry that name ({error})")
-    peer.send(with_base_fields(packet, packet_fields))
+    packet = with_base_fields(packet, packet_fields)
+    if write:
+        peer.send(packet)
     peer.direct_session = peer.direct_session or direct or packet_fields.get("DQ") == "7"
     peer.recoverable_sent += 1 if out.delivery or transaction is not None else 0
     world.notes.setdefault("mqqb sent", {})[label] = out
@@ -282,6 +284,14 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
     world.sent[label] = Sent(label, world.queue(alias), peer.guid + struct.pack("<I", peer.ordinal),
                              transactional=transaction is not None)
     world.notes.setdefault("bodies", {})[label] = props.body
+    return packet
+
+
+@when(phrase('"{remote}" sends the prepared messages "{first}" and "{second}" to "{alias}" in one write'))
+def peer_sends_two_at_once(world, remote, first, second, alias):
+    """MS-MQQB 2.1.1 a TCP stream: two whole packets may come in one segment; the receiver frames both."""
+    _peer(world, remote).send(_send(world, remote, first, alias, {}, write=False)
+                              + _send(world, remote, second, alias, {}, write=False))
 
 
 ANSWER_FAULTS = {"CS set": (18, b"\x10\x00"), "another ServerGuid": (36, bytes(range(16))),

@@ -67,3 +67,16 @@ Feature: MS-MQQB 3.1.5.1.3 Handling Incorrectly Formatted Messages
     And "odd" sends a ConnectionParameters request 4 bytes too long
     Then the target sent "odd" no ConnectionParameters
     And the target closed the session of "odd"
+
+  # Not a malformed packet: a TCP segment may carry two whole packets, and each is framed by its PacketSize.
+  @clause:MS-MQQB:3.1.5.1.3:01 @clause:MS-MQMQ:2.2.19.1:12
+  Scenario: Two well-formed packets written at once are both taken, and the session stays open
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | body | first |
+    And message "m2" is prepared with:
+      | body | second |
+    When "remote" sends the prepared messages "m1" and "m2" to "orders" in one write
+    And "remote" waits 500 ms for the target's packets
+    Then "orders" holds "m1" and "m2"
+    And the session of "remote" is still open

@@ -104,7 +104,7 @@ Feature: MS-MQQB 3.1.5.8.6 Transactional Message Processing
       | 1      | 0        | "t1"            |
 
   @clause:MS-MQQB:3.1.5.8.6:03
-  Scenario Outline: A packet of another sequence is accepted only if the sequence is later and it comes first in it (<sequence>, <previous>)
+  Scenario Outline: A packet of another sequence is accepted only if the sequence is later and it comes first in it (<sequence>, <number>, <previous>)
     Given message "t1" is prepared with:
       | delivery | recoverable |
     And message "t2" is prepared with:
@@ -114,13 +114,32 @@ Feature: MS-MQQB 3.1.5.8.6 Transactional Message Processing
     And "remote" sends the prepared message "t2" to "ledger" with packet fields:
       | TH                       | 1          |
       | TxSequenceID             | <sequence> |
-      | TxSequenceNumber         | 1          |
+      | TxSequenceNumber         | <number>   |
       | TxPreviousSequenceNumber | <previous> |
     And "remote" waits 500 ms for the target's packets
     Then "ledger" holds <held>
 
     Examples:
-      | sequence | previous | held          |
-      | next     | 0        | "t1" and "t2" |
-      | next     | 1        | "t1"          |
-      | previous | 0        | "t1"          |
+      | sequence | number | previous | held          |
+      | next     | 1      | 0        | "t1" and "t2" |
+      | next     | 1      | 1        | "t1"          |
+      | next     | 5      | 1        | "t1"          |
+      | previous | 1      | 0        | "t1"          |
+      | previous | 5      | 1        | "t1"          |
+
+  @clause:MS-MQQB:3.1.5.8.6:03
+  Scenario: A packet of the same sequence numbered below the last one accepted is rejected
+    Given message "t1" is prepared with:
+      | delivery | recoverable |
+    And message "t2" is prepared with:
+      | delivery | recoverable |
+    When "remote" sends the prepared message "t1" to "ledger" with packet fields:
+      | TH                       | 1 |
+      | TxSequenceNumber         | 5 |
+      | TxPreviousSequenceNumber | 0 |
+    And "remote" sends the prepared message "t2" to "ledger" with packet fields:
+      | TH                       | 1 |
+      | TxSequenceNumber         | 3 |
+      | TxPreviousSequenceNumber | 0 |
+    And "remote" waits 500 ms for the target's packets
+    Then "ledger" holds "t1"
