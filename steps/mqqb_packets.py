@@ -152,6 +152,7 @@ class Outgoing:
     transaction: tuple | None = None    # (FA, TxSequenceID bytes, TxSequenceNumber, PreviousTxSequenceNumber)
     connector_guid: bytes = b""         # a transaction's ConnectorQMGuid (CG set), 16 bytes, or none
     transaction_bits: dict = field(default_factory=dict)   # FM, LM, XactIndex written instead of 1, 1, the number
+    session_header: bytes = b""         # MS-MQMQ 2.2.20.4, carried after PacketSize's bytes (BaseHeader SH)
     encrypted_body: bool = False        # a SecurityHeader with EB and an EncryptionKey
     sender_id: bytes = b""              # a SecurityHeader with ST 1 and this SID, unsigned (MS-MQQB 4.1 FRAME 7)
     sender_certificate: bytes = b""     # a SenderCert in that unsigned SecurityHeader
@@ -258,7 +259,9 @@ def user_message(out: Outgoing) -> bytes:
     props += bytes(forced.get("trailing bytes", 0))
     priority = 0 if transactional else out.priority & 7  # MS-MQMQ 2.2.19.1 transactional messages have priority 0
     debug = 0x20 if "QT" in forced else 0  # MS-MQMQ 2.2.19.1 DH
-    return _base(priority | debug, user + extra + props, ttrq=out.time_to_reach_queue)
+    carried = SH if out.session_header else 0
+    return _base(priority | debug | carried, user + extra + props, ttrq=out.time_to_reach_queue,
+                 session=out.session_header)
 
 
 # -- reading what the queue manager sends ---------------------------------------------------

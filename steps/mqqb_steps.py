@@ -26,7 +26,7 @@ DataLength, HTTPBodySize, MsgBodyOffset (of the SRMP headers), QT (a DebugHeader
 DH), HH 1 and MQ 1 (a SoapHeader or MultiQueueFormatHeader announced and not written), trailing
 bytes (that many zero bytes after the last header, counted in PacketSize), the BaseHeader's VersionNumber and
 Signature (MS-MQQB 3.1.5.1.2), and with TH 1 a TransactionHeader's TxSequenceNumber and TxPreviousSequenceNumber
-(numbers), its FM, LM and XactIndex (each message is otherwise a transaction of its own: FM 1, LM 1, XactIndex its
+(numbers), SessionHeader (counting or miscounting: one carried by the packet), its FM, LM and XactIndex (each message is otherwise a transaction of its own: FM 1, LM 1, XactIndex its
 number) and TxSequenceID (next or previous: the sequence after or before the peer's, numbered afresh).  `World.notes` keeps
 each packet's Outgoing record under "mqqb sent", for the steps that compare what reads back.
 
@@ -70,11 +70,12 @@ OS_SERVER_CLASS = 0x0200  # MS-MQQB 2.2.3.1 OperatingSystem.OS
 FORCED_FIELDS = ("DM", "LabelLength", "MessageSize", "ExtensionSize", "EncryptionKeySize", "DQ Count", "AQ Count",
                  "RQ Count", "DataLength", "HTTPBodySize", "MsgBodyOffset", "QT", "HH", "MQ", "trailing bytes")
 BASE_FIELDS = ("VersionNumber", "Signature")   # MS-MQQB 3.1.5.1.2: written over the BaseHeader's right values
+SESSION_FIELDS = ("SessionHeader",)   # counting or miscounting: a SessionHeader carried by the packet (3.1.5.8.4)
 SEQUENCE_FIELDS = ("TxSequenceID", "TxSequenceNumber", "TxPreviousSequenceNumber", "FM", "LM",
                    "XactIndex")   # with TH 1 (MS-MQQB 3.1.5.8.6, MS-MQMQ 2.2.20.5)
 PACKET_FIELDS = ("DQ", "AQ", "RQ", "TH", "FA", "CG", "EB", "AH", "SID", "SenderCert", "HashAlgorithm",
                  "EncryptionAlgorithm", "BodyType", "ApplicationTag",
-                 "Extension") + FORCED_FIELDS + BASE_FIELDS + SEQUENCE_FIELDS
+                 "Extension") + FORCED_FIELDS + BASE_FIELDS + SEQUENCE_FIELDS + SESSION_FIELDS
 SRMP_ENVELOPE = '<se:Envelope xmlns:se="http://schemas.xmlsoap.org/soap/envelope/"><se:Body/></se:Envelope>'
 
 
@@ -264,6 +265,8 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
         extension=packet_fields.get("Extension", "").encode(),
         connector_guid=bytes(range(0xC0, 0xD0)) if packet_fields.get("CG") == "1" else b"",
         transaction_bits={key: int(packet_fields[key], 0) for key in ("FM", "LM", "XactIndex") if key in packet_fields})
+    if "SessionHeader" in packet_fields:
+        out.session_header = _carried_session_header(peer, out, packet_fields["SessionHeader"])
     if "HashAlgorithm" in packet_fields:
         out.hash_algorithm = number(packet_fields["HashAlgorithm"])
     if "EncryptionAlgorithm" in packet_fields:
@@ -308,6 +311,17 @@ def _faulty(response: bytes, fault: str | None) -> bytes:
         flags = struct.unpack_from("<H", response, offset)[0] | 0x0010
         data = struct.pack("<H", flags)
     return response[:offset] + data + response[offset + len(data):]
+
+
+def _carried_session_header(peer: Peer, out: Outgoing, how: str) -> bytes:
+    """MS-MQMQ 2.2.20.4 a SessionHeader in this UserMessage: what the peer received from the target, and what it has
+    sent, this packet counted (MS-MQQB 3.1.5.8.2 counts it before 3.1.5.8.4 reads the header); "miscounting" claims
+    five more."""
+    assert how in ("counting", "miscounting"), f"SessionHeader is counting or miscounting, not {how!r}"
+    received = sum(1 for packet in peer.received if not packet.internal and packet.session == "own")
+    recoverable = peer.recoverable_sent + (1 if out.delivery or out.transaction is not None else 0)
+    extra = 5 if how == "miscounting" else 0
+    return struct.pack("<HHIHHHH", received, 0, 0, (peer.ordinal + extra) & 0xFFFF, recoverable & 0xFFFF, WINDOW, 0)
 
 
 def _move_sequence(peer: Peer, which: str | None) -> None:

@@ -52,3 +52,20 @@ Feature: MS-MQQB 3.1.5.5 Receiving a SessionAck Packet
       | fewer messages than it sent      | 1    | 1           |
       | no recoverable message           | 2    | 0           |
       | more recoverable than it sent    | 2    | 2           |
+
+  # MS-MQQB 3.1.5.8.4: a UserMessage may carry a SessionHeader (BaseHeader SH, after PacketSize's bytes), read as a
+  # SessionAck's, after the packet itself is counted.
+  @clause:MS-MQQB:3.1.5.5:02
+  Scenario Outline: A UserMessage carrying a SessionHeader that counts <what> <fate>
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    When "remote" sends the prepared message "m1" to "orders"
+    And "remote" sends the prepared message "m2" to "orders" with packet fields:
+      | SessionHeader | <counts> |
+    And "remote" waits 500 ms for the target's packets
+    Then <session>
+    And "orders" holds <held>
+
+    Examples:
+      | what  | counts      | fate               | session                                   | held          |
+      | right | counting    | keeps the session  | the session of "remote" is still open     | "m1" and "m2" |
+      | wrong | miscounting | closes the session | the target closed the session of "remote" | "m1"          |
