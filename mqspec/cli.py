@@ -237,7 +237,8 @@ def main(argv: list[str] | None = None) -> int:
         return 141
     finally:
         if saved is not None:
-            interrupts.restore(saved)   # a command run inside another process (a test) leaves it as it was
+            # a command run inside another process (a test) leaves it as it was
+            interrupts.restore(saved, in_process=argv is not None)
 
 
 class UsageError(Exception):

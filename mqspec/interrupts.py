@@ -44,10 +44,15 @@ def install() -> tuple:
     return saved
 
 
-def restore(saved: tuple) -> None:
-    """Put back the SIGINT handler and mark `install` found, unless an interrupt is being handled."""
+def restore(saved: tuple, in_process: bool = False) -> None:
+    """Put back the SIGINT handler and mark `install` found, unless an interrupt is being handled by a process that
+    is about to exit; `in_process`: the command ran inside another process (a test's call), which goes on, so even
+    after an interrupt it gets its handler back (SIGINT left ignored would be inherited by every process it starts)."""
     handler, token = saved
-    if not _seen and signal.getsignal(signal.SIGINT) is _interrupt:
+    if in_process:
+        _seen.clear()
+        signal.signal(signal.SIGINT, handler)
+    elif not _seen and signal.getsignal(signal.SIGINT) is _interrupt:
         signal.signal(signal.SIGINT, handler)
     if token is None:
         os.environ.pop(RUN_TOKEN, None)

@@ -31,7 +31,7 @@ _STEPS = (
      "default"),
 )
 _TRUSTEES = {"first identity": "first", "second identity": "second", "Everyone": "Everyone",
-             "Anonymous Logon": "Anonymous Logon"}
+             "Anonymous Logon": "Anonymous Logon", "Administrators": "Administrators"}
 
 
 def _rights(text: str) -> int:

@@ -279,7 +279,8 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
     packet = with_base_fields(packet, packet_fields)
     if write:
         peer.send(packet)
-    peer.direct_session = peer.direct_session or direct or packet_fields.get("DQ") == "7"
+    # MS-MQQB 3.1.5.8.2 DirectFormatSession: a packet whose DQ is 7 (a target may name its queues only directly)
+    peer.direct_session = peer.direct_session or struct.unpack_from("<I", packet, 60)[0] >> 10 & 7 == 7
     peer.recoverable_sent += 1 if out.delivery or transaction is not None else 0
     world.notes.setdefault("mqqb sent", {})[label] = out
     world.notes.setdefault("mqqb packets", {})[label] = packet

@@ -701,3 +701,18 @@ def test_plain_pytest_stops_starting_a_shim_that_failed_hello(tmp_path):
     assert all("not started: this shim failed hello before" in m for m in messages[1:]), messages
     assert all(("target", "client true") in {(p.get("name"), p.get("value")) for p in case.iter("property")}
                for case in cases)
+
+
+def test_an_interrupt_of_a_command_run_in_process_gives_the_caller_its_sigint_handler_back(monkeypatch, capsys):
+    """A test that calls main() and meets Ctrl-C must not leave SIGINT ignored in its worker: every process the worker
+    started afterwards (a certify a later test interrupts) would inherit it and could not be interrupted."""
+    import signal
+    import mqspec.cli as cli
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(cli, "_clauses", interrupted)
+    before = signal.getsignal(signal.SIGINT)
+    assert cli.main(["clauses"]) == 130
+    assert "mqspec: interrupted" in capsys.readouterr().err
+    assert signal.getsignal(signal.SIGINT) is before

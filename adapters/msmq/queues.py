@@ -8,7 +8,7 @@ name of the one queue that has exactly those properties, `mqspec-<alias>` plus a
 property (-tx, -q<KB>k, -j, -acl<hash>), or into the reason no script can make it.
 
 Access lists name roles, not accounts: "first" and "second" (the target URL's two accounts,
-the script's -FirstUser and -SecondUser), Everyone and Anonymous Logon.  A queue a scenario
+the script's -FirstUser and -SecondUser), Everyone, Anonymous Logon and Administrators.  A queue a scenario
 creates without one gets Windows' default list (the owner's full control, Everyone's generic
 write, Anonymous Logon's write) plus full control for both accounts; a queue with one gets
 exactly its entries (the script removes the defaults first).  The script's queues are owned by
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from mqspec.protocol.constants import INFINITE, QueueRights
 
 PREFIX = "mqspec"
-ROLES = ("first", "second", "Everyone", "Anonymous Logon")
+ROLES = ("first", "second", "Everyone", "Anonymous Logon", "Administrators")
 # MS-MQMQ 2.2.24 rights, by the names of System.Messaging.MessageQueueAccessRights (the same values), composites first
 RIGHT_NAMES = (
     (QueueRights.MQSEC_QUEUE_GENERIC_ALL, "FullControl"), (QueueRights.MQSEC_QUEUE_GENERIC_READ, "GenericRead"),
@@ -70,7 +70,8 @@ def setup_queue(alias: str, *, transactional: bool = False, quota: int = INFINIT
     if owner != "first":
         return f"a queue owned by the {owner} account: the script's queues are owned by the first, who runs it"
     if acl is not None and any(role not in ROLES for _, role, _ in acl):
-        return "an access list naming an account other than the target's two, Everyone and Anonymous Logon"
+        return ("an access list naming an account other than the target's two, Everyone, Anonymous Logon and "
+                "Administrators")
     name = f"{PREFIX}-{alias.replace(' ', '_')}"
     if transactional:
         name += "-tx"
@@ -98,7 +99,7 @@ def rights_names(rights: int) -> list[str]:
 
 
 _TRUSTEE = {"first": "$FirstUser", "second": "$SecondUser", "Everyone": "'Everyone'",
-            "Anonymous Logon": "'ANONYMOUS LOGON'"}
+            "Anonymous Logon": "'ANONYMOUS LOGON'", "Administrators": "'BUILTIN\\Administrators'"}
 
 
 def _quoted(text: str) -> str:
