@@ -224,6 +224,11 @@ def _direct_name(world: World, alias: str) -> str:
     return "DIRECT=OS:" + world.pathname(alias)
 
 
+def _named_directly(world: World, alias: str) -> bool:
+    """A target whose own name for the queue is already a direct format name (a Windows host's, msmq://)."""
+    return world.queue(alias).upper().startswith("DIRECT=")
+
+
 def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict[str, str],
           direct: bool = False, write: bool = True) -> bytes:
     """`direct`: name the queue by its direct format name (MS-MQMQ 2.1.2, DQ 7) instead of the target's name for it."""
@@ -245,7 +250,7 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
     now = int(time.time())
     out = Outgoing(
         source=peer.guid, destination_qm=world.target.queue_manager_identifier, message_id=peer.ordinal,
-        destination=_direct_name(world, alias) if direct else world.queue(alias),
+        destination=_direct_name(world, alias) if direct and not _named_directly(world, alias) else world.queue(alias),
         admin=props.admin_queue, response=props.response_queue,
         codes={key: int(packet_fields[key]) for key in ("DQ", "AQ", "RQ") if key in packet_fields},
         priority=3 if props.priority is None else props.priority,
