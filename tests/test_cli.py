@@ -385,12 +385,19 @@ def test_a_wrong_client_is_blamed_on_the_clause_it_misreads(tmp_path):
     assert at_fault and at_fault[0].startswith("AT FAULT MS-MQRR:3.1.4.7:01"), process.stdout
 
 
+def _as_a_terminal() -> None:
+    """The CLI as a shell starts it, SIGINT at its default: a pytest-xdist worker may hand its children SIGINT
+    ignored, and a child that inherits that cannot be interrupted (mqspec/interrupts.py keeps it, as it must)."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_an_interrupted_certify_says_so_exits_130_and_certifies_nothing(tmp_path):
     import signal
     import time
     results = tmp_path / "r"
     process = subprocess.Popen([sys.executable, "-m", "mqspec.cli", "certify", "--results", str(results)], cwd=ROOT,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=_as_a_terminal)
     try:
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline and not (results / "junit.xml").exists() and process.poll() is None:
@@ -472,7 +479,8 @@ def test_an_interrupted_client_run_says_interrupted_and_leaves_no_shim(tmp_path)
     import time
     process = subprocess.Popen([sys.executable, "-m", "mqspec.cli", "certify", "--client", _wrapped_shim(tmp_path),
                                 "--no-report", "--results", str(tmp_path / "results")], cwd=tmp_path,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+                               preexec_fn=_as_a_terminal)
     try:
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and len(list((tmp_path / "results" / "shims").glob("*"))) < 2:
@@ -664,7 +672,7 @@ def test_ctrl_c_twice_during_the_report_is_one_line_and_leaves_no_jvm(tmp_path):
     process = subprocess.Popen([sys.executable, "-m", "mqspec.cli", "certify", "--clause", ONE_CLAUSE, "--workers",
                                 "0", "--results", str(tmp_path / "results")], cwd=tmp_path, text=True,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True,
-                               env={**os.environ, marker.split("=")[0]: marker.split("=")[1]})
+                               env={**os.environ, marker.split("=")[0]: marker.split("=")[1]}, preexec_fn=_as_a_terminal)
     try:
         shown = []
         for line in process.stdout:
@@ -712,6 +720,8 @@ def test_an_interrupt_of_a_command_run_in_process_gives_the_caller_its_sigint_ha
     def interrupted(args):
         raise KeyboardInterrupt
     monkeypatch.setattr(cli, "_clauses", interrupted)
+    # what stop_children does to SIGINT, without killing this worker's shims and JVM
+    monkeypatch.setattr(cli.interrupts, "stop_children", lambda: signal.signal(signal.SIGINT, signal.SIG_IGN))
     before = signal.getsignal(signal.SIGINT)
     assert cli.main(["clauses"]) == 130
     assert "mqspec: interrupted" in capsys.readouterr().err

@@ -21,7 +21,7 @@ _ACL = re.compile(r"^\$q \| Set-MsmqQueueACL -UserName (?P<who>\S+|'[^']+') -(?P
                   r"(?P<rights>\S+) \| Out-Null$")
 _QUEUE_STEP = re.compile(r'a (?:transactional )?queue "(?P<alias>[^"]+)"(?P<rest>.*)')
 _WHO = {"first identity": "$FirstUser", "second identity": "$SecondUser", "Everyone": "'Everyone'",
-        "Anonymous Logon": "'ANONYMOUS LOGON'"}
+        "Anonymous Logon": "'ANONYMOUS LOGON'", "Administrators": "'BUILTIN\\Administrators'"}
 
 
 def _script(capsys, *options) -> str:
