@@ -379,14 +379,17 @@ class MqrrTarget(Target):
     def identities(self) -> tuple[str, ...]:
         return tuple(self._accounts) if len(self._accounts) == 2 else ()
 
-    def as_identity(self, name: str, auth_level: str = "privacy") -> "MqrrTarget":
+    def _identity_credentials(self, name: str, auth_level: str) -> Credentials:
+        """The credentials of the account `name` at `auth_level` (as_identity, here and in msmq://)."""
         if "identities" not in self.capabilities:
             raise TargetCapabilityError(self.name, "identities")
         if name not in self._accounts or auth_level not in ("connect", "integrity", "privacy"):
             raise ValueError(f"an identity of {', '.join(self._accounts)} at connect, integrity or privacy, not "
                              f"{name!r} at {auth_level!r}")
-        account = dataclasses.replace(self._accounts[name], auth_level=auth_level)
-        options = dict(self._options, credentials=account)
+        return dataclasses.replace(self._accounts[name], auth_level=auth_level)
+
+    def as_identity(self, name: str, auth_level: str = "privacy") -> "MqrrTarget":
+        options = dict(self._options, credentials=self._identity_credentials(name, auth_level))
         return MqrrTarget(self.host, self.port, **options, _control=self._control, _identity=self._identity)
 
     def offender(self, auth_level: str):

@@ -34,7 +34,6 @@ acceptor are the process's (`_Session`, one per host), as a real peer queue mana
 
 from __future__ import annotations
 
-import dataclasses
 import re
 import struct
 import threading
@@ -326,13 +325,7 @@ class MsmqTarget(MqrrTarget):
                           connect_timeout=self._options["connect_timeout"], _scene=self._scene)
 
     def as_identity(self, name: str, auth_level: str = "privacy") -> "MsmqTarget":
-        if "identities" not in self.capabilities:
-            raise TargetCapabilityError(self.name, "identities")
-        if name not in self._accounts or auth_level not in ("connect", "integrity", "privacy"):
-            raise ValueError(f"an identity of {', '.join(self._accounts)} at connect, integrity or privacy, not "
-                             f"{name!r} at {auth_level!r}")
-        return MsmqTarget(self.host, self.port, credentials=dataclasses.replace(self._accounts[name],
-                                                                                auth_level=auth_level),
+        return MsmqTarget(self.host, self.port, credentials=self._identity_credentials(name, auth_level),
                           ndr64=self.ndr64, connect_timeout=self._options["connect_timeout"], _scene=self._scene)
 
     def close(self) -> None:
