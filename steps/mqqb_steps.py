@@ -303,8 +303,8 @@ def peer_sends_two_at_once(world, remote, first, second, alias):
                               + _send(world, remote, second, alias, {}, write=False))
 
 
-ANSWER_FAULTS = {"CS set": (18, b"\x10\x00"), "another ServerGuid": (36, bytes(range(16))),
-                 "another ClientGuid": (20, bytes(range(16, 32)))}   # offset and bytes (MS-MQQB 2.2.1, 2.2.3.1)
+ANSWER_FAULTS = {"another ServerGuid": (36, bytes(range(16))), "another ClientGuid": (20, bytes(range(16, 32))),
+                 "CS set": None}   # a GUID written at its offset (MS-MQQB 2.2.3.1), or InternalHeader.Flags.CS (2.2.1)
 
 
 def _faulty(response: bytes, fault: str | None) -> bytes:
@@ -312,22 +312,11 @@ def _faulty(response: bytes, fault: str | None) -> bytes:
     that is not the one the initiator named or its own."""
     if fault is None:
         return response
-    offset, data = ANSWER_FAULTS[fault]
-    if fault == "CS set":
-        flags = struct.unpack_from("<H", response, offset)[0] | 0x0010
-        data = struct.pack("<H", flags)
-    return response[:offset] + data + response[offset + len(data):]
-
-
-def _carried_session_header(peer: Peer, out: Outgoing, how: str) -> bytes:
-    """MS-MQMQ 2.2.20.4 a SessionHeader in this UserMessage: what the peer received from the target, and what it has
-    sent, this packet counted (MS-MQQB 3.1.5.8.2 counts it before 3.1.5.8.4 reads the header); "miscounting" claims
-    five more."""
-    assert how in ("counting", "miscounting"), f"SessionHeader is counting or miscounting, not {how!r}"
-    received = sum(1 for packet in peer.received if not packet.internal and packet.session == "own")
-    recoverable = peer.recoverable_sent + (1 if out.delivery or out.transaction is not None else 0)
-    extra = 5 if how == "miscounting" else 0
-    return struct.pack("<HHIHHHH", received, 0, 0, (peer.ordinal + extra) & 0xFFFF, recoverable & 0xFFFF, WINDOW, 0)
+    if ANSWER_FAULTS[fault] is None:
+        flags = struct.unpack_from("<H", response, 18)[0] | 0x0010
+        return response[:18] + struct.pack("<H", flags) + response[20:]
+    offset, guid = ANSWER_FAULTS[fault]
+    return response[:offset] + guid + response[offset + len(guid):]
 
 
 def _move_sequence(peer: Peer, which: str | None) -> None:
