@@ -319,6 +319,17 @@ def _faulty(response: bytes, fault: str | None) -> bytes:
     return response[:offset] + guid + response[offset + len(guid):]
 
 
+def _carried_session_header(peer: Peer, out: Outgoing, how: str) -> bytes:
+    """MS-MQMQ 2.2.20.4 a SessionHeader in this UserMessage: what the peer received from the target, and what it has
+    sent, this packet counted (MS-MQQB 3.1.5.8.2 counts it before 3.1.5.8.4 reads the header); "miscounting" claims
+    five more."""
+    assert how in ("counting", "miscounting"), f"SessionHeader is counting or miscounting, not {how!r}"
+    received = sum(1 for packet in peer.received if not packet.internal and packet.session == "own")
+    recoverable = peer.recoverable_sent + (1 if out.delivery or out.transaction is not None else 0)
+    extra = 5 if how == "miscounting" else 0
+    return struct.pack("<HHIHHHH", received, 0, 0, (peer.ordinal + extra) & 0xFFFF, recoverable & 0xFFFF, WINDOW, 0)
+
+
 def _move_sequence(peer: Peer, which: str | None) -> None:
     """TxSequenceID "next" or "previous": the sequence after or before the peer's (MS-MQMQ 2.2.18.1.2: Ordinal, then
     Timestamp), numbered afresh."""
