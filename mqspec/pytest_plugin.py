@@ -19,7 +19,8 @@ Options
     --skip-level L    skip clauses of level L (SHOULD, MAY, ...; repeatable)
     --deep            stateful machines explore far more examples
     --profile P       demand readings of open decisions: "windows" (what the specifications'
-                      product-behaviour notes say Windows does), "reference" (the reference's),
+                      product-behaviour notes say Windows does), "reference" (the reference's;
+                      a reference?readings=... target is held to the readings it names),
                       or D-NN=reading,... (a scenario showing another reading fails)
     --decided-only    a target that takes readings (reference?readings=D-NN:name) runs only the
                       scenarios resting on those decisions, and the stateful machines
@@ -147,7 +148,8 @@ def pytest_configure(config):
             catalogue = load_catalogue()
             config.stash[SELECTION_KEY] = {
                 "waivers": load_waivers(config.getoption("waivers"), config.getoption("skip_level"), catalogue),
-                "demanded": load_profile(config.getoption("profile"), catalogue)}
+                "demanded": load_profile(config.getoption("profile"), catalogue),
+                "profile": config.getoption("profile")}
         except (CatalogueError, SelectionError) as error:
             raise pytest.UsageError(str(error)) from None
         if os.environ.get("MQSPEC_RESULTS"):   # the controller set the results directory
@@ -180,7 +182,12 @@ def pytest_configure(config):
                                             ([] if config.getoption("client") else ["reference"]),   # no secrets
                                  "waivers": waivers, "demanded": demanded, "profile": {}, "clients": []}
     config.stash[RESULTS_KEY]["mixed"] = {}
-    config.stash[SELECTION_KEY] = {"waivers": waivers, "demanded": demanded}
+    config.stash[SELECTION_KEY] = {"waivers": waivers, "demanded": demanded, "profile": config.getoption("profile")}
+    if config.getoption("profile") == "reference":   # each reference target is held to the readings it was told
+        targets = config.getoption("target") or ["reference"]
+        per_target = {target_identity(url): demanded_of(config.stash[SELECTION_KEY], url) for url in targets}
+        if any(profile != demanded for profile in per_target.values()):
+            config.stash[RESULTS_KEY]["demanded"] = per_target
     coexisting = frozenset(d.id for d in catalogue.decisions.values() if d.coexist)
     config.pluginmanager.register(EvidenceCollector(results), "mqspec-evidence")   # evidence/ of each failure
     config.pluginmanager.register(ProfileCollector(config.stash[RESULTS_KEY]["profile"],
@@ -376,11 +383,26 @@ def pytest_collection_modifyitems(session, config, items):
 
 def _rests_on_its_readings(item) -> bool:
     """--decided-only: the item's target takes no readings, or the scenario carries one of their decisions."""
-    target = getattr(item, "callspec", None) and item.callspec.params.get("target_url")
-    query = str(target or "").partition("?")[2]
-    chosen = {part.partition(":")[0] for option in query.split("&") if option.startswith("readings=")
-              for part in option[len("readings="):].split(",")}
+    chosen = set(readings_of(getattr(item, "callspec", None) and item.callspec.params.get("target_url")))
     return not chosen or bool(chosen & {mark.args[0] for mark in item.iter_markers("decision")})
+
+
+def readings_of(target: str | None) -> dict[str, str]:
+    """The readings a reference target was told to take (reference?readings=D-NN:name,...): decision -> reading."""
+    if not str(target or "").startswith("reference"):
+        return {}
+    query = str(target).partition("?")[2]
+    return dict(part.partition(":")[::2] for option in query.split("&") if option.startswith("readings=")
+                for part in option[len("readings="):].split(",") if part)
+
+
+def demanded_of(selection: dict, target: str | None) -> dict[str, str]:
+    """The readings --profile demands of `target`: under `reference`, a reference target told to take other
+    readings is held to those (it is the reference with them), every other decision to the reference's."""
+    demanded = selection["demanded"]
+    if selection.get("profile") != "reference":
+        return demanded
+    return {**demanded, **readings_of(target)}
 
 
 def _waiver_reason(clauses, catalogue, waivers) -> str | None:
@@ -432,9 +454,10 @@ def pytest_runtest_makereport(item, call):
     selection = selection_of(item.config)
     if selection is None or report.when != "call" or not report.passed:
         return
+    profile = demanded_of(selection, getattr(item, "callspec", None) and item.callspec.params.get("target_url"))
     for name, value in item.user_properties:
         decision, _, reading = value.partition("=") if name == "reading" else ("", "", "")
-        demanded = selection["demanded"].get(decision)
+        demanded = profile.get(decision)
         if demanded and reading != demanded:
             report.outcome = "failed"
             report.longrepr = (f"{decision}: the target took the reading {reading!r}; the profile demands "

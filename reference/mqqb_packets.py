@@ -96,12 +96,9 @@ class UserMessagePacket:
     body: bytes = b""
     extension: bytes = b""
     privacy_level: int = 0
-    debug_queue: bytes | None = None     # DebugHeader.QueueIdentifier, when BaseHeader.Flags.DH and QT 1
     srmp_envelope: str | None = None     # SRMPEnvelopeHeader.Data without its NUL, when UserHeader.Flags.AH
     compound_message: bytes | None = None  # CompoundMessageHeader.Data, when UserHeader.Flags.AH
     compound_message_body: tuple[int, int] = (0, 0)  # CompoundMessageHeader (MsgBodyOffset, MsgBodySize)
-    soap_header: str | None = None       # SoapHeader.Header and .Body without their NULs, when UserHeader.Flags.HH
-    soap_body: str | None = None
     hash_algorithm: int = 0            # MessagePropertiesHeader.HashAlgorithm
     encryption_algorithm: int = 0      # MessagePropertiesHeader.EncryptionAlgorithm
     session_header: tuple | None = None  # the SessionHeader fields when BaseHeader.Flags.SH
@@ -271,11 +268,11 @@ def _read_user_message(packet: bytes) -> UserMessagePacket:
         message.security_data = tuple(items)
     offset = _message_properties(packet, offset, size, message)
     if base_flags & DH:
-        offset = _debug_header(packet, offset, size, message)
+        offset = _debug_header(packet, offset, size)
     if flags & AH:
         offset = _srmp_headers(packet, offset, size, message)
     if flags & HH:
-        offset = _soap_header(packet, offset, size, message)
+        offset = _soap_header(packet, offset, size)
     if flags & MQ:
         _multi_queue_format_header(packet, offset, size)
     # D-91 bytes after the last header the flags announce, up to PacketSize, are not read
@@ -306,15 +303,14 @@ def _message_properties(packet: bytes, offset: int, size: int, message: UserMess
     return _within(props + _align(offset - props), size, clause, "the MessagePropertiesHeader's padding")
 
 
-def _debug_header(packet: bytes, offset: int, size: int, message: UserMessagePacket) -> int:
-    """MS-MQMQ 2.2.20.8 when BaseHeader.Flags.DH."""
+def _debug_header(packet: bytes, offset: int, size: int) -> int:
+    """MS-MQMQ 2.2.20.8 when BaseHeader.Flags.DH: checked and stepped over (the Message keeps no trace queue)."""
     end = _within(offset + DEBUG.size, size, "MS-MQMQ:2.2.20:02", "the DebugHeader")
     qt = DEBUG.unpack_from(packet, offset)[0] & 3
     if qt > QT_PUBLIC:
         raise PacketFormatError(f"MS-MQMQ:2.2.20.8:02: DebugHeader QT {qt}")  # only 0 and 1 say what follows
     if qt == QT_PUBLIC:
         end = _within(end + 16, size, "MS-MQMQ:2.2.20:02", "the DebugHeader's QueueIdentifier")
-        message.debug_queue = bytes(packet[end - 16:end])
     return end
 
 
@@ -337,18 +333,16 @@ def _srmp_headers(packet: bytes, offset: int, size: int, message: UserMessagePac
     return _within(_align(end), size, clause, "the CompoundMessageHeader's padding")
 
 
-def _soap_header(packet: bytes, offset: int, size: int, message: UserMessagePacket) -> int:
-    """MS-MQMQ 2.2.20.7 when UserHeader.Flags.HH: the Header section, then the Body section (D-91 each aligned)."""
-    texts = []
+def _soap_header(packet: bytes, offset: int, size: int) -> int:
+    """MS-MQMQ 2.2.20.7 when UserHeader.Flags.HH: the Header section, then the Body section (D-91 each aligned),
+    checked and stepped over: the Message keeps nothing a SoapHeader carries (packet.py writes none back)."""
     for section_id in (SOAP_HEADER_ID, SOAP_BODY_ID):
         end = _within(offset + SOAP_SECTION.size, size, "MS-MQMQ:2.2.20:02", "the SoapHeader")
         got, _, length = SOAP_SECTION.unpack_from(packet, offset)
         if got != section_id:
             raise PacketFormatError(f"MS-MQMQ:2.2.20.7:02: SoapHeader section id 0x{got:04X}, not 0x{section_id:04X}")
         end = _within(end + 2 * length, size, "MS-MQMQ:2.2.20.7:02", f"a SoapHeader section of {length} WCHARs")
-        texts.append(_utf16(packet[end - 2 * length:end]))
         offset = _align(end)
-    message.soap_header, message.soap_body = texts
     return _within(offset, size, "MS-MQMQ:2.2.20.7:02", "the SoapHeader's padding")
 
 

@@ -13,8 +13,10 @@ encrypted-body SecurityHeader or an unsigned one with the sender's SID (as FRAME
 an SRMP envelope and compound message behind AH (the layout of MS-MQRR 2.2.5.1.2), and any
 field in `forced` (DM, LabelLength, MessageSize, ExtensionSize, EncryptionKeySize, a direct
 name's Count, DataLength, HTTPBodySize, MsgBodyOffset, the flags DH, HH, MQ and a DebugHeader's
-QT, bytes after the last header), so that a scenario can send what a real sender would and
-what no sender may.
+QT, bytes after the last header), a well-formed DebugHeader (QT 1 with its QueueIdentifier),
+SoapHeader and MultiQueueFormatHeader with the identifiers, lengths and sizes of each that a
+scenario may write wrong, so that a scenario can send what a real sender would and what no
+sender may.
 
 Reading: `Stream.feed` cuts the bytes a queue manager sends into packets (MS-MQMQ 2.2.19.1:
 PacketSize, plus the 16-byte SessionHeader when BaseHeader.SH says one follows; a SessionAck is
@@ -168,6 +170,8 @@ class Outgoing:
     hash_algorithm: int = SHA512
     encryption_algorithm: int | None = None  # None: the one PrivacyLevel asks for (MS-MQMQ 2.2.19.3)
     srmp_envelope: str | None = None    # AH: an SRMPEnvelopeHeader and a CompoundMessageHeader carrying the body
+    soap: tuple[str, str] | None = None  # HH: a SoapHeader with this Header and Body (MS-MQMQ 2.2.20.7)
+    multi_queue_format: bool = False    # MQ: a MultiQueueFormatHeader naming the destination and one more queue
     forced: dict = field(default_factory=dict)  # a field name (see the module's docstring) -> the value to write
 
 
@@ -199,6 +203,46 @@ def _srmp_headers(envelope: str, body: bytes, forced: dict) -> bytes:
     return out + data + bytes(-len(data) % 4)
 
 
+def _debug_header(forced: dict) -> bytes:
+    """MS-MQMQ 2.2.20.8: Flags (QT), Reserved, and a QueueIdentifier exactly when QT is 1 (unless a scenario writes
+    fewer of its 16 bytes)."""
+    qt = forced["QT"]
+    identifier = bytes(range(0xA0, 0xB0))[:forced.get("QueueIdentifier bytes", 16 if qt == 1 else 0)]
+    return struct.pack("<HH", qt, 0) + identifier
+
+
+def _soap_header(header: str, body: str, forced: dict) -> bytes:
+    """MS-MQMQ 2.2.20.7: the Header section (0x0320) then the Body section (0x0384), each a length in WCHARs with
+    its NUL and the text, padded to 4 bytes (D-91)."""
+    out = b""
+    for name, section_id, text in (("Header", 0x0320, header), ("Body", 0x0384, body)):
+        data = text.encode("utf-16-le") + b"\0\0"
+        out += struct.pack("<HHI", forced.get(f"{name}SectionID", section_id), 0,
+                           forced.get(f"{name}DataLength", len(data) // 2)) + data + bytes(-len(data) % 4)
+    return out
+
+
+def _multi_queue_format_header(destination: tuple, source: bytes, forced: dict) -> bytes:
+    """MS-MQMQ 2.2.20.1: Destination (the destination and a queue of the sender's: every queue given a copy), Admin
+    and Response (no element) MQFAddressHeaders, each padded to 4, then the MQFSignatureHeader."""
+    def element(parsed: tuple) -> bytes:   # MS-MQMQ 2.2.18.1.4 FormatType, then the name (a GUID on 4 bytes)
+        if parsed[0] == "private":
+            return struct.pack("<HH", 2, 0) + parsed[1] + struct.pack("<I", parsed[2])
+        text = parsed[1].encode("utf-16-le") + b"\0\0"
+        return struct.pack("<H", 3) + text + bytes(-(2 + len(text)) % 4)
+    listed = element(destination) + element(("private", source, 1))
+    out = b""
+    for header_id, items, count in ((0x0064, listed, 2), (0x00C8, b"", 0), (0x012C, b"", 0)):
+        size = 12 + len(items)
+        if header_id == 0x0064:
+            size, header_id = forced.get("MQF HeaderSize", size), forced.get("MQF HeaderID", header_id)
+        out += struct.pack("<IHHI", size, header_id, 0, count) + items + bytes(-len(items) % 4)
+    signature = bytes(range(1, 1 + forced.get("MQF Signature bytes", 0)))
+    out += struct.pack("<HHI", forced.get("MQFSignatureHeader ID", 0x015E), 0,
+                       forced.get("MQFSignatureHeader Size", len(signature)))
+    return out + signature + bytes(-len(signature) % 4)
+
+
 def compound_message(body: bytes) -> tuple[bytes, int]:
     """The CompoundMessageHeader.Data the suite writes for an SRMP message (an HTTP POST carrying `body`), and
     where the body starts in it (MS-MQRR 2.2.5.1.2.2)."""
@@ -223,7 +267,8 @@ def user_message(out: Outgoing) -> bytes:
              | (1 << 8 if out.negative_journaling else 0) | (1 << 9 if out.positive_journaling else 0)
              | (1 << 19 if out.encrypted_body or out.sender_id or out.sender_certificate else 0)
              | (1 << 20 if transactional else 0)
-             | (1 << 23 if forced.get("MQ") else 0) | (1 << 25 if srmp else 0) | (1 << 28 if forced.get("HH") else 0))
+             | (1 << 23 if forced.get("MQ") or out.multi_queue_format else 0) | (1 << 25 if srmp else 0)
+             | (1 << 28 if forced.get("HH") or out.soap else 0))
     user = struct.pack("<16s16sIIII", out.source, address, out.time_to_be_received, out.sent_time, out.message_id,
                        flags)
     user += b"".join(_queue_field(codes[key], parsed[key], forced.get(f"{key} Count")) for key in ("DQ", "AQ", "RQ"))
@@ -252,10 +297,14 @@ def user_message(out: Outgoing) -> bytes:
                         encryption_algorithm(out), forced.get("ExtensionSize", len(out.extension))) \
         + label + out.extension + body
     props += bytes(-len(props) % 4)  # MS-MQMQ 2.2.19.3 padded to 4
-    if "QT" in forced:
-        props += struct.pack("<HH", forced["QT"], 0)  # MS-MQMQ 2.2.20.8 a DebugHeader (no QueueIdentifier)
+    if "QT" in forced:   # MS-MQMQ 2.2.20: DebugHeader, [SRMP headers, D-90], SoapHeader, MultiQueueFormatHeader
+        props += _debug_header(forced)
     if srmp:
         props += _srmp_headers(out.srmp_envelope, out.body, forced)
+    if out.soap:
+        props += _soap_header(*out.soap, forced)
+    if out.multi_queue_format:
+        props += _multi_queue_format_header(parsed["DQ"], out.source, forced)
     props += bytes(forced.get("trailing bytes", 0))
     priority = 0 if transactional else out.priority & 7  # MS-MQMQ 2.2.19.1 transactional messages have priority 0
     debug = 0x20 if "QT" in forced else 0  # MS-MQMQ 2.2.19.1 DH

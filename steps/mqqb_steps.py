@@ -23,7 +23,11 @@ header), HashAlgorithm, EncryptionAlgorithm, BodyType, ApplicationTag (numbers) 
 and values to write instead of the right ones (decimal or 0x...): DM, LabelLength, MessageSize,
 ExtensionSize, EncryptionKeySize (with EB 1), DQ Count / AQ Count / RQ Count (a direct name's),
 DataLength, HTTPBodySize, MsgBodyOffset (of the SRMP headers), QT (a DebugHeader, with BaseHeader
-DH), HH 1 and MQ 1 (a SoapHeader or MultiQueueFormatHeader announced and not written), trailing
+DH; QT 1 with its QueueIdentifier, of which `QueueIdentifier bytes` writes fewer), SoapHeader and
+SoapBody (texts: a SoapHeader, HH, with HeaderSectionID, HeaderDataLength, BodySectionID and
+BodyDataLength to write instead), MQF 1 (a MultiQueueFormatHeader, MQ, with MQF HeaderID and MQF
+HeaderSize of its Destination, MQFSignatureHeader ID and Size, and MQF Signature bytes to write
+instead), HH 1 and MQ 1 (a SoapHeader or MultiQueueFormatHeader announced and not written), trailing
 bytes (that many zero bytes after the last header, counted in PacketSize), the BaseHeader's VersionNumber and
 Signature (MS-MQQB 3.1.5.1.2), and with TH 1 a TransactionHeader's TxSequenceNumber and TxPreviousSequenceNumber
 (numbers), SessionHeader (counting or miscounting: one carried by the packet), its FM, LM and XactIndex (each message is otherwise a transaction of its own: FM 1, LM 1, XactIndex its
@@ -68,14 +72,17 @@ HANDSHAKE_WAIT_MS = 5000
 SETTLE_MS = 200  # after the target's clock moved, how long what its timers sent may take to arrive
 OS_SERVER_CLASS = 0x0200  # MS-MQQB 2.2.3.1 OperatingSystem.OS
 FORCED_FIELDS = ("DM", "LabelLength", "MessageSize", "ExtensionSize", "EncryptionKeySize", "DQ Count", "AQ Count",
-                 "RQ Count", "DataLength", "HTTPBodySize", "MsgBodyOffset", "QT", "HH", "MQ", "trailing bytes")
+                 "RQ Count", "DataLength", "HTTPBodySize", "MsgBodyOffset", "QT", "HH", "MQ", "trailing bytes",
+                 "QueueIdentifier bytes", "HeaderSectionID", "HeaderDataLength", "BodySectionID", "BodyDataLength",
+                 "MQF HeaderID", "MQF HeaderSize", "MQFSignatureHeader ID", "MQFSignatureHeader Size",
+                 "MQF Signature bytes")
 BASE_FIELDS = ("VersionNumber", "Signature")   # MS-MQQB 3.1.5.1.2: written over the BaseHeader's right values
 SESSION_FIELDS = ("SessionHeader",)   # counting or miscounting: a SessionHeader carried by the packet (3.1.5.8.4)
 SEQUENCE_FIELDS = ("TxSequenceID", "TxSequenceNumber", "TxPreviousSequenceNumber", "FM", "LM",
                    "XactIndex")   # with TH 1 (MS-MQQB 3.1.5.8.6, MS-MQMQ 2.2.20.5)
 PACKET_FIELDS = ("DQ", "AQ", "RQ", "TH", "FA", "CG", "EB", "AH", "SID", "SenderCert", "HashAlgorithm",
                  "EncryptionAlgorithm", "BodyType", "ApplicationTag",
-                 "Extension") + FORCED_FIELDS + BASE_FIELDS + SEQUENCE_FIELDS + SESSION_FIELDS
+                 "Extension", "SoapHeader", "SoapBody", "MQF") + FORCED_FIELDS + BASE_FIELDS + SEQUENCE_FIELDS + SESSION_FIELDS
 SRMP_ENVELOPE = '<se:Envelope xmlns:se="http://schemas.xmlsoap.org/soap/envelope/"><se:Body/></se:Envelope>'
 
 
@@ -262,6 +269,9 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
         acknowledgements=props.acknowledgements, label=label, message_class=props.message_class,
         correlation_id=props.correlation_id, body=props.body, privacy_level=props.privacy_level,
         srmp_envelope=(props.srmp_envelope or SRMP_ENVELOPE) if packet_fields.get("AH") == "1" else None,
+        soap=(packet_fields.get("SoapHeader", ""), packet_fields.get("SoapBody", ""))
+        if {"SoapHeader", "SoapBody"} & set(packet_fields) else None,
+        multi_queue_format=packet_fields.get("MQF") == "1",
         forced={key: int(packet_fields[key], 0) for key in FORCED_FIELDS if key in packet_fields},
         sender_id=sid_bytes(packet_fields["SID"]) if "SID" in packet_fields else b"",
         sender_certificate=packet_fields.get("SenderCert", "").encode(),

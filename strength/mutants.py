@@ -19,7 +19,10 @@ The suite runs against the reference under each of its readings of the open deci
 (spec/decisions.md): as it is, then with every decision's second reading at once, then every
 third one (READINGS_TARGETS, as tests/test_readings.py runs them), so a rule the reference
 applies only under another reading (D-76's new-session, D-88's answer, ...) is judged by the
-scenarios that reach it there, not left to look equivalent.
+scenarios that reach it there, not left to look equivalent.  Each target is held to the readings it
+names (`--profile reference`): a mutant that makes a target take another reading than it was
+told (a well-formed SRMP packet refused where D-90 read was asked for) fails the scenario
+that shows it, as a server certified against a profile would.
 
 A mutant is killed when the suite fails (or runs past the time-out), survives when it
 passes.  Results go into the session as they come, so a run that is stopped resumes
@@ -181,7 +184,7 @@ def _serve(source: Path, where: Path, pending: list, jobs: int, per_test: int, p
                "-p", "mqspec.strength.pytest_fast", "-p", "mqspec.strength.mutant_server",
                "--mutant-plan", str(where / "plan.json"), "--mutant-out", str(out),
                "--mutant-jobs", str(jobs), "--results", str(where / "server-results"), "--run-id", "mutants",
-               f"--timeout={per_test}"]
+               f"--timeout={per_test}", "--profile", "reference"]
     for url in readings_targets():
         command += ["--target", url]
     process = subprocess.Popen(command, cwd=source, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)

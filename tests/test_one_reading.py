@@ -7,7 +7,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 from mqspec.catalogue import load_decisions
-from mqspec.pytest_plugin import ProfileCollector
+from mqspec.pytest_plugin import ProfileCollector, demanded_of
 
 
 def _report(nodeid: str, target: str, *readings: str, when: str = "call"):
@@ -46,3 +46,12 @@ def test_coexist_is_read_from_decisions_md(tmp_path):
     decisions = load_decisions(tmp_path / "decisions.md")
     assert decisions["D-01"].coexist == "each queue may take its own."
     assert decisions["D-02"].coexist is None
+
+
+def test_under_the_reference_profile_a_reference_target_is_held_to_the_readings_it_names():
+    selection = {"demanded": {"D-36": "refuse", "D-90": "read"}, "profile": "reference"}
+    assert demanded_of(selection, "reference") == {"D-36": "refuse", "D-90": "read"}
+    assert demanded_of(selection, "reference?readings=D-90:refuse&name=r2") == {"D-36": "refuse", "D-90": "refuse"}
+    assert demanded_of(selection, "mqrr://127.0.0.1:2103?readings=D-90:refuse") == selection["demanded"]
+    named = {"demanded": {"D-90": "read"}, "profile": "D-90=read"}   # a profile written out is the same for all
+    assert demanded_of(named, "reference?readings=D-90:refuse") == {"D-90": "read"}

@@ -101,8 +101,10 @@ def test_every_variant_passes_the_scenarios_of_its_decision_and_shows_its_readin
 @pytest.mark.timeout(1800)
 def test_all_readings_together_pass_the_whole_suite(tmp_path):
     """Every decision's other reading at once (then every third one): the whole suite, scenarios and machines,
-    passes, and shows each reading."""
-    profile = run_suite(tmp_path, TOGETHER)
+    passes, and shows each reading; under --profile reference each target is held to the readings it names."""
+    profile = run_suite(tmp_path, TOGETHER, "--profile", "reference")
+    demanded = json.loads((tmp_path / "run.json").read_text())["demanded_profile"]
+    assert [demanded[url]["D-90"] for url in TOGETHER] == ["refuse", "read"]
     missing = [line for url in TOGETHER for line in unseen(profile, url, url.split("=", 1)[1])]
     assert not missing, "readings the suite did not see:\n" + "\n".join(missing)
 

@@ -211,3 +211,84 @@ Feature: MS-MQMQ 2.2.20 UserMessage Packet and its optional headers
       | 2  | closes the session      | the target closed the session of "remote" | nothing |
       | 3  | closes the session      | the target closed the session of "remote" | nothing |
       | 0  | leaves the session open | the session of "remote" is still open     | "m1"    |
+
+  # The optional headers written as MS-MQMQ 2.2.20.1 - 2.2.20.3, 2.2.20.7 and 2.2.20.8 lay them out: a receiver
+  # walks past each one and delivers the message (the MultiQueueFormatHeader lists the destination and a queue of
+  # the sender's; its Admin and Response lists are empty, HeaderSize 12).
+  @clause:MS-MQMQ:2.2.20:02 @clause:MS-MQMQ:2.2.20.2:02 @clause:MS-MQMQ:2.2.20.7:02 @clause:MS-MQMQ:2.2.20.8:02
+  Scenario Outline: A well-formed <header> is read past and the message delivered
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | body | hello |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | <field> | <value> |
+      | <more>  | <also>  |
+    Then the session of "remote" is still open
+    And "orders" holds "m1"
+
+    Examples:
+      | header                                      | field      | value        | more                | also     |
+      | DebugHeader with its QueueIdentifier        | QT         | 1            | BodyType            | 0        |
+      | SoapHeader                                  | SoapHeader | <se:Header/> | SoapBody            | abc      |
+      | SoapHeader of two empty sections            | SoapHeader |              | SoapBody            |          |
+      | MultiQueueFormatHeader                      | MQF        | 1            | BodyType            | 0        |
+      | MultiQueueFormatHeader with a signature     | MQF        | 1            | MQF Signature bytes | 6        |
+
+  @clause:MS-MQMQ:2.2.20:02 @clause:MS-MQMQ:2.2.20.2:02 @clause:MS-MQMQ:2.2.20.7:02 @clause:MS-MQMQ:2.2.20.8:02
+  Scenario: A DebugHeader, a SoapHeader, a MultiQueueFormatHeader and a SessionHeader in one packet are all read past
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | body | hello |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | QT            | 1            |
+      | SoapHeader    | <se:Header/> |
+      | SoapBody      | abc          |
+      | MQF           | 1            |
+      | SessionHeader | counting     |
+    Then the session of "remote" is still open
+    And "orders" holds "m1"
+
+  # The same with SRMP's two headers between the DebugHeader and the SoapHeader (MS-MQRR 2.2.5.1.2): read and
+  # delivered, or refused as a whole (D-90).
+  @clause:MS-MQMQ:2.2.19.2:15 @clause:MS-MQMQ:2.2.20:02 @decision:D-90
+  Scenario: A DebugHeader, SRMP headers, a SoapHeader and a MultiQueueFormatHeader in one packet
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | body | hello |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | QT         | 1            |
+      | AH         | 1            |
+      | SoapHeader | <se:Header/> |
+      | SoapBody   | abc          |
+      | MQF        | 1            |
+    Then by D-90 the session of "remote" stays open and "orders" holds "m1" (read), or the target closed the session and "orders" holds nothing (refuse)
+
+  # One field of a header written one step wrong: a length or size one unit past the packet's end (each header is
+  # the packet's last, its data a multiple of 4 bytes: "abc" and its NUL are 8 bytes), an identifier one above or
+  # one below its value, a HeaderSize under 12.
+  @clause:MS-MQMQ:2.2.20:02 @clause:MS-MQMQ:2.2.20.2:02 @clause:MS-MQMQ:2.2.20.7:02
+  Scenario Outline: A <header> whose <field> is <value> makes the receiver close the session
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | body | hello |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | <flag>  | <on>    |
+      | <field> | <value> |
+    Then the target closed the session of "remote"
+    And "orders" holds nothing
+
+    Examples:
+      | header                 | flag       | on           | field                   | value  |
+      | DebugHeader of QT 1    | QT         | 1            | QueueIdentifier bytes   | 0      |
+      | DebugHeader of QT 1    | QT         | 1            | QueueIdentifier bytes   | 12     |
+      | SoapHeader             | SoapBody   | abc          | BodyDataLength          | 5      |
+      | SoapHeader             | SoapBody   | abc          | HeaderSectionID         | 0x0321 |
+      | SoapHeader             | SoapBody   | abc          | HeaderSectionID         | 0x031F |
+      | SoapHeader             | SoapBody   | abc          | BodySectionID           | 0x0385 |
+      | SoapHeader             | SoapBody   | abc          | BodySectionID           | 0x0383 |
+      | MultiQueueFormatHeader | MQF        | 1            | MQF HeaderID            | 0x0065 |
+      | MultiQueueFormatHeader | MQF        | 1            | MQF HeaderID            | 0x0063 |
+      | MultiQueueFormatHeader | MQF        | 1            | MQF HeaderSize          | 8      |
+      | MultiQueueFormatHeader | MQF        | 1            | MQFSignatureHeader ID   | 0x015F |
+      | MultiQueueFormatHeader | MQF        | 1            | MQFSignatureHeader ID   | 0x015D |
+      | MultiQueueFormatHeader | MQF        | 1            | MQFSignatureHeader Size | 1      |
