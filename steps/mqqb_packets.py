@@ -13,7 +13,7 @@ encrypted-body SecurityHeader or an unsigned one with the sender's SID (as FRAME
 an SRMP envelope and compound message behind AH (the layout of MS-MQRR 2.2.5.1.2), and any
 field in `forced` (DM, LabelLength, MessageSize, ExtensionSize, EncryptionKeySize, a direct
 name's Count, DataLength, HTTPBodySize, MsgBodyOffset, the flags DH, HH, MQ and a DebugHeader's
-QT, bytes after the last header), a well-formed DebugHeader (QT 1 with its QueueIdentifier),
+QT, bytes after the last header, or as many as make PacketSize a given size), a well-formed DebugHeader (QT 1 with its QueueIdentifier),
 SoapHeader and MultiQueueFormatHeader with the identifiers, lengths and sizes of each that a
 scenario may write wrong, so that a scenario can send what a real sender would and what no
 sender may.
@@ -306,6 +306,8 @@ def user_message(out: Outgoing) -> bytes:
     if out.multi_queue_format:
         props += _multi_queue_format_header(parsed["DQ"], out.source, forced)
     props += bytes(forced.get("trailing bytes", 0))
+    if "padded to PacketSize" in forced:   # zero bytes after the last header, up to that PacketSize (D-91)
+        props += bytes(forced["padded to PacketSize"] - 16 - len(user + extra + props))
     priority = 0 if transactional else out.priority & 7  # MS-MQMQ 2.2.19.1 transactional messages have priority 0
     debug = 0x20 if "QT" in forced else 0  # MS-MQMQ 2.2.19.1 DH
     carried = SH if out.session_header else 0

@@ -28,7 +28,8 @@ SoapBody (texts: a SoapHeader, HH, with HeaderSectionID, HeaderDataLength, BodyS
 BodyDataLength to write instead), MQF 1 (a MultiQueueFormatHeader, MQ, with MQF HeaderID and MQF
 HeaderSize of its Destination, MQFSignatureHeader ID and Size, and MQF Signature bytes to write
 instead), HH 1 and MQ 1 (a SoapHeader or MultiQueueFormatHeader announced and not written), trailing
-bytes (that many zero bytes after the last header, counted in PacketSize), the BaseHeader's VersionNumber and
+bytes (that many zero bytes after the last header, counted in PacketSize), padded to PacketSize (zero bytes
+after the last header up to that PacketSize), Label characters (a label that long, the name first), the BaseHeader's VersionNumber and
 Signature (MS-MQQB 3.1.5.1.2), and with TH 1 a TransactionHeader's TxSequenceNumber and TxPreviousSequenceNumber
 (numbers), SessionHeader (counting or miscounting: one carried by the packet), its FM, LM and XactIndex (each message is otherwise a transaction of its own: FM 1, LM 1, XactIndex its
 number) and TxSequenceID (next or previous: the sequence after or before the peer's, numbered afresh).  `World.notes` keeps
@@ -75,14 +76,14 @@ FORCED_FIELDS = ("DM", "LabelLength", "MessageSize", "ExtensionSize", "Encryptio
                  "RQ Count", "DataLength", "HTTPBodySize", "MsgBodyOffset", "QT", "HH", "MQ", "trailing bytes",
                  "QueueIdentifier bytes", "HeaderSectionID", "HeaderDataLength", "BodySectionID", "BodyDataLength",
                  "MQF HeaderID", "MQF HeaderSize", "MQFSignatureHeader ID", "MQFSignatureHeader Size",
-                 "MQF Signature bytes")
+                 "MQF Signature bytes", "padded to PacketSize")
 BASE_FIELDS = ("VersionNumber", "Signature")   # MS-MQQB 3.1.5.1.2: written over the BaseHeader's right values
 SESSION_FIELDS = ("SessionHeader",)   # counting or miscounting: a SessionHeader carried by the packet (3.1.5.8.4)
 SEQUENCE_FIELDS = ("TxSequenceID", "TxSequenceNumber", "TxPreviousSequenceNumber", "FM", "LM",
                    "XactIndex")   # with TH 1 (MS-MQQB 3.1.5.8.6, MS-MQMQ 2.2.20.5)
 PACKET_FIELDS = ("DQ", "AQ", "RQ", "TH", "FA", "CG", "EB", "AH", "SID", "SenderCert", "HashAlgorithm",
                  "EncryptionAlgorithm", "BodyType", "ApplicationTag",
-                 "Extension", "SoapHeader", "SoapBody", "MQF") + FORCED_FIELDS + BASE_FIELDS + SEQUENCE_FIELDS + SESSION_FIELDS
+                 "Extension", "SoapHeader", "SoapBody", "MQF", "Label characters") + FORCED_FIELDS + BASE_FIELDS + SEQUENCE_FIELDS + SESSION_FIELDS
 SRMP_ENVELOPE = '<se:Envelope xmlns:se="http://schemas.xmlsoap.org/soap/envelope/"><se:Body/></se:Envelope>'
 
 
@@ -266,7 +267,9 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
         time_to_reach_queue=0x54600 if props.time_to_reach_queue is None else props.time_to_reach_queue,
         time_to_be_received=0xFFFFFFFF if props.time_to_be_received is None else props.time_to_be_received,
         sent_time=props.sent_time or now, transaction=transaction, encrypted_body=packet_fields.get("EB") == "1",
-        acknowledgements=props.acknowledgements, label=label, message_class=props.message_class,
+        acknowledgements=props.acknowledgements, message_class=props.message_class,
+        # a label of that many characters, the name first (MS-MQMQ 2.2.19.3: LabelLength counts them and the NUL)
+        label=label.ljust(int(packet_fields.get("Label characters", len(label))), "x"),
         correlation_id=props.correlation_id, body=props.body, privacy_level=props.privacy_level,
         srmp_envelope=(props.srmp_envelope or SRMP_ENVELOPE) if packet_fields.get("AH") == "1" else None,
         soap=(packet_fields.get("SoapHeader", ""), packet_fields.get("SoapBody", ""))

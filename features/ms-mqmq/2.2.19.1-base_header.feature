@@ -137,3 +137,20 @@ Feature: MS-MQMQ 2.2.19.1 BaseHeader
       | 1 | closes the session      | the target closed the session of "remote" | nothing |
       | 3 | closes the session      | the target closed the session of "remote" | nothing |
       | 4 | leaves the session open | the session of "remote" is still open     | "m1"    |
+
+  # MS-MQMQ 2.2.19.1: PacketSize is at most 0x00400000; a UserMessage of exactly that size is a packet like any other
+  # (zero bytes after its last header make it up, D-91), one 4 bytes longer is not.
+  @clause:MS-MQMQ:2.2.19.1:08 @clause:MS-MQMQ:2.2.19.1:12
+  Scenario Outline: A UserMessage of PacketSize <size> <fate>
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | body | hello |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | padded to PacketSize | <size> |
+    Then <session>
+    And "orders" holds <held>
+
+    Examples:
+      | size       | fate                    | session                                   | held    |
+      | 0x00400000 | leaves the session open | the session of "remote" is still open     | "m1"    |
+      | 0x00400004 | closes the session      | the target closed the session of "remote" | nothing |

@@ -263,3 +263,20 @@ Feature: MS-MQMQ 2.2.19.3 MessagePropertiesHeader
       | LabelLength   | 0xFA       |
       | MessageSize   | 0x00010000 |
       | ExtensionSize | 0x00000400 |
+
+  # MS-MQMQ 2.2.19.3: LabelLength counts the label's WCHARs with the NUL, from 0x00 to 0xFA; a label of 249
+  # characters is the longest (0xFA), one of 250 (0xFB) is out of range.
+  @clause:MS-MQMQ:2.2.19.3:12
+  Scenario Outline: A packet whose label has <n> characters (LabelLength <length>) <fate>
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | body | hello |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | Label characters | <n> |
+    Then <session>
+    And "orders" holds <count> messages
+
+    Examples:
+      | n   | length | fate                    | session                                   | count |
+      | 249 | 0xFA   | is delivered            | the session of "remote" is still open     | 1     |
+      | 250 | 0xFB   | closes the session      | the target closed the session of "remote" | 0     |
