@@ -268,7 +268,7 @@ class MqqbSession:
         self.unacked_received_msg_count = (self.unacked_received_msg_count + 1) & 0xFFFF
         self.session_active = True
         if self._ack_send_timer is None:
-            # MS-MQQB 3.1.5.8.2 started with AckWaitTimeout / 2 when it is not running
+            # MS-MQQB:3.1.5.8.2:04 started with AckWaitTimeout / 2 when it is not running
             self._start_ack_send_timer(self.ack_wait_timeout // 2)
         if recoverable:
             self._recoverable_received()

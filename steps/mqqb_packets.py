@@ -158,6 +158,7 @@ class Outgoing:
     encrypted_body: bool = False        # a SecurityHeader with EB and an EncryptionKey
     sender_id: bytes = b""              # a SecurityHeader with ST 1 and this SID, unsigned (MS-MQQB 4.1 FRAME 7)
     sender_certificate: bytes = b""     # a SenderCert in that unsigned SecurityHeader
+    signature: bytes = b""              # a Signature item nobody can verify (no certificate checks it)
     acknowledgements: int = 0
     label: str = ""
     message_class: int = 0
@@ -244,10 +245,11 @@ def _multi_queue_format_header(destination: tuple, source: bytes, forced: dict) 
 
 
 def compound_message(body: bytes) -> tuple[bytes, int]:
-    """The CompoundMessageHeader.Data the suite writes for an SRMP message (an HTTP POST carrying `body`), and
-    where the body starts in it (MS-MQRR 2.2.5.1.2.2)."""
+    """The CompoundMessageHeader.Data the suite writes for an SRMP message (an HTTP POST carrying `body`, then a
+    line after it, as a MIME part's closing line follows its body), and where the body starts in it (MS-MQRR
+    2.2.5.1.2.2: MsgBodyOffset and MsgBodySize place the body, so it need not end the data)."""
     head = f"POST /msmq HTTP/1.1\r\nContent-Length: {len(body)}\r\n\r\n".encode()
-    return head + body, len(head)
+    return head + body + b"\r\n", len(head)
 
 
 def user_message(out: Outgoing) -> bytes:
@@ -265,7 +267,7 @@ def user_message(out: Outgoing) -> bytes:
     delivery = forced.get("DM", 1 if transactional else out.delivery)  # MS-MQMQ 2.2.19.2 TH needs DM 1
     flags = (delivery << 5 | codes["DQ"] << 10 | codes["AQ"] << 13 | codes["RQ"] << 16 | 1 << 21
              | (1 << 8 if out.negative_journaling else 0) | (1 << 9 if out.positive_journaling else 0)
-             | (1 << 19 if out.encrypted_body or out.sender_id or out.sender_certificate else 0)
+             | (1 << 19 if out.encrypted_body or out.sender_id or out.sender_certificate or out.signature else 0)
              | (1 << 20 if transactional else 0)
              | (1 << 23 if forced.get("MQ") or out.multi_queue_format else 0) | (1 << 25 if srmp else 0)
              | (1 << 28 if forced.get("HH") or out.soap else 0))
@@ -283,11 +285,12 @@ def user_message(out: Outgoing) -> bytes:
         # MS-MQQB 2.4.2 a SIMPLEBLOB as the EncryptionKey; MS-MQMQ 2.2.20.6 EB, DE (default provider), AI
         key = bytes([1, 2, 0, 0]) + struct.pack("<I", CALG_RC4) + bytes([0, 0xA4, 0, 0]) + bytes(256)
         extra += struct.pack("<HHHHII", 0x20 | 0x40 | 0x80, 0, forced.get("EncryptionKeySize", len(key)), 0, 0, 0) + key
-    elif out.sender_id or out.sender_certificate:
-        # MS-MQMQ 2.2.20.6 ST 1 and the SID (and a SenderCert), unsigned, as Windows sends one (MS-MQQB 4.1 FRAME 7)
-        extra += struct.pack("<HHHHII", 1 if out.sender_id else 0, len(out.sender_id), 0, 0,
+    elif out.sender_id or out.sender_certificate or out.signature:
+        # MS-MQMQ 2.2.20.6 ST 1 and the SID (and a SenderCert), unsigned as Windows sends one (MS-MQQB 4.1 FRAME 7),
+        # or with a Signature
+        extra += struct.pack("<HHHHII", 1 if out.sender_id else 0, len(out.sender_id), 0, len(out.signature),
                              len(out.sender_certificate), 0)
-        for item in (out.sender_id, out.sender_certificate):
+        for item in (out.sender_id, out.signature, out.sender_certificate):
             extra += item + bytes(-len(item) % 4)  # MS-MQMQ 2.2.20.6 each item on a 4-byte boundary
     label = (out.label.encode("utf-16-le") + b"\0\0") if out.label else b""
     body = b"" if srmp else out.body  # MS-MQRR 2.2.5.1.2 an SRMP message's body is in its compound message

@@ -18,7 +18,7 @@ Packet fields a scenario may set: DQ, AQ, RQ (a code to write: one the name allo
 sender may use), TH 1 (a TransactionHeader, each message a transaction of its own), FA 1
 (its FinalAck bit), EB 1 (an encrypted body: a SecurityHeader with EB and a key), SID (S-1-...:
 an unsigned SecurityHeader with that SID, as Windows sends one), SenderCert (text: one in that
-header), HashAlgorithm, EncryptionAlgorithm, BodyType, ApplicationTag (numbers) and Extension
+header), Signature item (hex: a SecurityData Signature that no certificate verifies), HashAlgorithm, EncryptionAlgorithm, BodyType, ApplicationTag (numbers) and Extension
 (text), AH 1 (an SRMP envelope and a compound message carrying the body, MS-MQRR 2.2.5.1.2),
 and values to write instead of the right ones (decimal or 0x...): DM, LabelLength, MessageSize,
 ExtensionSize, EncryptionKeySize (with EB 1), DQ Count / AQ Count / RQ Count (a direct name's),
@@ -81,7 +81,7 @@ BASE_FIELDS = ("VersionNumber", "Signature")   # MS-MQQB 3.1.5.1.2: written over
 SESSION_FIELDS = ("SessionHeader",)   # counting or miscounting: a SessionHeader carried by the packet (3.1.5.8.4)
 SEQUENCE_FIELDS = ("TxSequenceID", "TxSequenceNumber", "TxPreviousSequenceNumber", "FM", "LM",
                    "XactIndex")   # with TH 1 (MS-MQQB 3.1.5.8.6, MS-MQMQ 2.2.20.5)
-PACKET_FIELDS = ("DQ", "AQ", "RQ", "TH", "FA", "CG", "EB", "AH", "SID", "SenderCert", "HashAlgorithm",
+PACKET_FIELDS = ("DQ", "AQ", "RQ", "TH", "FA", "CG", "EB", "AH", "SID", "SenderCert", "Signature item", "HashAlgorithm",
                  "EncryptionAlgorithm", "BodyType", "ApplicationTag",
                  "Extension", "SoapHeader", "SoapBody", "MQF", "Label characters") + FORCED_FIELDS + BASE_FIELDS + SEQUENCE_FIELDS + SESSION_FIELDS
 SRMP_ENVELOPE = '<se:Envelope xmlns:se="http://schemas.xmlsoap.org/soap/envelope/"><se:Body/></se:Envelope>'
@@ -278,6 +278,7 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
         forced={key: int(packet_fields[key], 0) for key in FORCED_FIELDS if key in packet_fields},
         sender_id=sid_bytes(packet_fields["SID"]) if "SID" in packet_fields else b"",
         sender_certificate=packet_fields.get("SenderCert", "").encode(),
+        signature=bytes.fromhex(packet_fields.get("Signature item", "")),
         body_type=number(packet_fields.get("BodyType", "0")),
         application_tag=number(packet_fields.get("ApplicationTag", "0")),
         extension=packet_fields.get("Extension", "").encode(),
@@ -505,6 +506,13 @@ def session_acknowledgments(world, remote, count, numbers):
         named |= {first + bit for bit in range(32) if flags >> bit & 1}
     expected = _recoverable_numbers(numbers)
     assert named == expected, f"the SessionAcks name the recoverable messages {sorted(named)}, expected {sorted(expected)}"
+
+
+@then(phrase('"{remote}" received no SessionAck in its last wait'))
+def no_session_ack(world, remote):
+    world.require("virtual_time")   # "not yet" is judged just short of the timer's expiry, which a wall clock passes
+    acks = [packet for packet in _peer(world, remote).latest if packet.kind == "SessionAck" and packet.session == "own"]
+    assert not acks, f"{remote!r} received {len(acks)} SessionAck(s) already, AckSequenceNumber {acks[-1].fields[0]}"
 
 
 @then(phrase('"{remote}" received at once a SessionAck naming the recoverable messages 1 to {last:d}'))

@@ -100,6 +100,7 @@ class DecodedMessage:
     is_srmp: bool = False
     srmp_envelope: str | None = None
     compound_message: bytes | None = None
+    compound_body: tuple[int, int] | None = None   # CompoundMessageHeader (MsgBodyOffset, MsgBodySize)
     extension_header: dict | None = None
     subqueue_name: str = ""
     acknowledgement_class: int = 0
@@ -336,6 +337,7 @@ class _Decoder(TrailerReader):
         _, _, size, body_size, body_off = struct.unpack(
             "<HHIII", self.need(o, 16, w + ": CompoundMessageHeader"))
         self.lay.unit_off, self.lay.unit_size = o + 16, size
+        m.compound_body = (body_off, body_size)
         if body_off + body_size > size:  # MS-MQRR 2.2.5.1.2.2
             self.bad(f"{w}: MsgBodyOffset {body_off} + MsgBodySize {body_size} runs past "
                      f"the {size}-byte Data")

@@ -75,6 +75,9 @@ def reads_back_as_sent(world, label, remote):
         expected["UserHeader.Flags.AH"] = (read.flags["AH"], 1)
         expected["SRMPEnvelopeHeader.Data"] = (read.srmp_envelope, out.srmp_envelope)
         expected["CompoundMessageHeader.Data"] = (read.compound_message, compound_message(out.body)[0])
+        # MS-MQRR 2.2.5.1.2.2 where the body lies in it, as the sender said
+        expected["CompoundMessageHeader.MsgBodyOffset and MsgBodySize"] = (
+            read.compound_body, (compound_message(out.body)[1], len(out.body)))
     if out.admin:  # without one, the acknowledgments are D-95's
         expected["MessagePropertiesHeader.Flags"] = (read.acknowledgements, out.acknowledgements & 0x0F)
     if out.sender_certificate:  # the SecurityHeader but its SecurityID (D-96) and ST

@@ -314,7 +314,7 @@ Feature: MS-MQMQ 2.2.19.2 UserHeader
   # MS-MQMQ forbids a sender AH; a receiver that meets it finds MS-MQRR 2.2.5.1.2's two headers after the
   # MessagePropertiesHeader, and each length in them must stay inside the packet. 0x8000021B is the
   # SRMPEnvelopeHeader.DataLength of Metasploit's QueueJumper probe (CVE-2023-21554).  The suite's compound
-  # message for "hello" is a 42-byte HTTP head and the body: a body at 43 ends one byte past it.
+  # message for "hello" is a 42-byte HTTP head, the body and a 2-byte line: a body at 45 ends one byte past it.
   @clause:MS-MQMQ:2.2.19.2:15
   Scenario Outline: An SRMP envelope or compound message whose <field> is <value> makes the receiver close the session
     Given another queue manager "remote" with an MS-MQQB session to the target
@@ -332,7 +332,7 @@ Feature: MS-MQMQ 2.2.19.2 UserHeader
       | DataLength    | 0x00010000 |
       | HTTPBodySize  | 0x7FFFFFFF |
       | MsgBodyOffset | 0x00001000 |
-      | MsgBodyOffset | 43         |
+      | MsgBodyOffset | 45         |
 
   @clause:MS-MQMQ:2.2.19.2:15 @decision:D-90
   Scenario: A well-formed SRMP envelope and compound message are read, then delivered or refused

@@ -115,3 +115,17 @@ Feature: MS-MQQB 3.1.5.8.2 General Processing
     And "remote" waits 1000 ms for the target's packets
     Then "orders journal" holds nothing
     And "orders" holds nothing
+
+  # The suite's session asks for AckTimeout 20 s (MS-MQQB 2.2.2.1), so the Session Ack Send timer an express packet
+  # starts runs 10 s; the SessionAck comes when it fires, not before (a target that follows no virtual clock cannot
+  # be held to the millisecond: not run there).
+  @clause:MS-MQQB:3.1.5.8.2:04
+  Scenario: An express packet alone is acknowledged AckWaitTimeout / 2 after it came, not sooner
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "e1" is prepared with:
+      | delivery | express |
+    When "remote" sends the prepared message "e1" to "orders"
+    And "remote" waits 9999 ms for the target's packets
+    Then "remote" received no SessionAck in its last wait
+    When "remote" waits 1 ms for the target's packets
+    Then the session acknowledgments of "remote"'s last wait acknowledge 1 messages and the recoverable messages none

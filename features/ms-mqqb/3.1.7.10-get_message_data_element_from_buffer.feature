@@ -65,6 +65,7 @@ Feature: MS-MQQB 3.1.7.10 Get Message Data Element From Buffer
       | 0  | 1  | 0  | 5       |
       | 1  | 0  | 1  | 0xABCDE |
       | 0  | 0  | 0  | 1       |
+      | 0  | 1  | 0  | 0x10    |
 
   @clause:MS-MQQB:3.1.7.10:01 @clause:MS-MQDMPR:3.1.7.1.31:01 @clause:MS-MQRR:2.2.5.1:08 @decision:D-96
   Scenario: The sender's SID in an unsigned SecurityHeader reads back as sent, or is dropped

@@ -114,3 +114,34 @@ Feature: MS-MQQB 3.1.7.2.2 Final Acknowledgment
       | guid                                 |
       | 00000000-0000-0000-0000-000000000001 |
       | ffffffff-ffff-ffff-ffff-fffffffffffe |
+
+  # Two other queue managers at each end of the GUID range, each with a session to the target: the FinalAck for a
+  # message goes to the queue manager that sent it, whichever opened its session first and whichever the target
+  # answered before (on the session that peer opened, or one the target opened to it: D-76).
+  @clause:MS-MQQB:3.1.7.2.2:01 @clause:MS-MQQB:3.1.7.17:01 @decision:D-76
+  Scenario Outline: Each of two queue managers gets the FinalAck for its own message (<first> first)
+    Given another queue manager "low" whose GUID is 00000000-0000-0000-0000-000000000001 with an MS-MQQB session to the target
+    And another queue manager "high" whose GUID is ffffffff-ffff-ffff-ffff-fffffffffffe with an MS-MQQB session to the target
+    And message "t1" is prepared with:
+      | journal | yes |
+    And message "t2" is prepared with:
+      | journal | yes |
+    When "<first>" sends the prepared message "t1" to "ledger" with packet fields:
+      | TH | 1 |
+    And the client begins transaction "a"
+    And the client takes the front message of "l" in transaction "a" as "r1"
+    And the client ends transactional "r1" with RR_ACK
+    And transaction "a" is committed
+    Then "<first>" received a FinalAck of class MQMSG_CLASS_ACK_RECEIVE for "t1"
+    When "<second>" sends the prepared message "t2" to "ledger" with packet fields:
+      | TH | 1 |
+    And the client begins transaction "b"
+    And the client takes the front message of "l" in transaction "b" as "r2"
+    And the client ends transactional "r2" with RR_ACK
+    And transaction "b" is committed
+    Then "<second>" received a FinalAck of class MQMSG_CLASS_ACK_RECEIVE for "t2"
+
+    Examples:
+      | first | second |
+      | low   | high   |
+      | high  | low    |
