@@ -280,7 +280,7 @@ class MqqbSession:
             self._send_session_ack()  # the 32 flag bits are full: acknowledge at once (and start afresh, D-78)
         self.recoverable_message_received_count = (self.recoverable_message_received_count + 1) & 0xFFFF
         if self.recoverable_msg_ack_flags == 0:
-            # the first recoverable message since the last SessionAck: its own, shorter, time-out
+            # MS-MQQB:3.1.5.8.7:01 the first recoverable message since the last SessionAck: its own, shorter, time-out
             self._start_ack_send_timer(self.recoverable_ack_send_timeout)
         bit = self.recoverable_message_received_count - self.last_acked_recoverable_msg_seq_number - 1
         self.recoverable_msg_ack_flags |= 1 << bit

@@ -53,6 +53,23 @@ Feature: MS-MQMQ 2.2.20.4 SessionHeader
     When "remote" sends the prepared message "r1" to "orders" 33 times
     Then "remote" received at once a SessionAck naming the recoverable messages 1 to 32
 
+  # The same once a SessionAck has named the first: the 32 flags count from the packet after it.
+  @clause:MS-MQMQ:2.2.20.4:01 @decision:D-78
+  Scenario: After a SessionAck, the 33rd recoverable packet it did not name brings one at once naming the 32 before it
+    When "remote" sends the prepared message "r1" to "orders"
+    And "remote" waits 1000 ms for the target's packets
+    And "remote" sends the prepared message "r1" to "orders" 33 times
+    Then "remote" received at once a SessionAck naming the recoverable messages 2 to 33
+
+  # After that SessionAck the 33rd packet is the first of the new flags; with a 34th, the timer names both.
+  @clause:MS-MQMQ:2.2.20.4:01 @decision:D-78
+  Scenario: The packets after an immediate SessionAck are named by the next one
+    When "remote" sends the prepared message "r1" to "orders" 33 times
+    Then "remote" received at once a SessionAck naming the recoverable messages 1 to 32
+    When "remote" sends the prepared message "r1" to "orders"
+    And "remote" waits 1000 ms for the target's packets
+    Then the session acknowledgments of "remote"'s last wait acknowledge 34 messages and the recoverable messages 33 and 34
+
   # The target sends UserMessages of its own to "remote": an OrderAck (express) for t1 and FinalAcks
   # (recoverable) refusing t2 and t3; the SessionAck that e1 brings ten seconds later counts them.
   @clause:MS-MQMQ:2.2.20.4:01 @decision:D-76
@@ -74,3 +91,12 @@ Feature: MS-MQMQ 2.2.20.4 SessionHeader
     And "remote" sends the prepared message "e1" to "orders"
     And "remote" waits 11000 ms for the target's packets
     Then the last SessionAck "remote" received counts the 3 UserMessages, 2 of them recoverable, that the target sent on the session (D-76 same-session) or none (new-session)
+
+  # The suite's session asks for RecoverableAckTimeout 500 ms: r1's timer fires 500 ms after it, whatever came since.
+  @clause:MS-MQQB:3.1.5.8.7:01
+  Scenario: A second recoverable packet does not put off the SessionAck the first one's timer brings
+    When "remote" sends the prepared message "r1" to "orders"
+    And "remote" waits 400 ms for the target's packets
+    And "remote" sends the prepared message "r2" to "orders"
+    And "remote" waits 100 ms for the target's packets
+    Then the session acknowledgments of "remote"'s last wait acknowledge 2 messages and the recoverable messages 1 and 2
