@@ -31,3 +31,21 @@ Feature: MS-MQQB 2.2.4 OrderAck Packet
     And "remote" waits 2000 ms for the target's packets
     Then "ledger" holds "t1" and "t2"
     And "remote" received an OrderAck for "t2"
+
+  @clause:MS-MQQB:2.2.4.1:01 @clause:MS-MQQB:3.1.5.8.6:02 @decision:D-76
+  Scenario: The OrderAck for three messages of one sequence names the third, and the second as its previous
+    Given message "t1" is prepared with:
+      | delivery | recoverable |
+    And message "t2" is prepared with:
+      | delivery | recoverable |
+    And message "t3" is prepared with:
+      | delivery | recoverable |
+    When "remote" sends the prepared message "t1" to "ledger" with packet fields:
+      | TH | 1 |
+    And "remote" sends the prepared message "t2" to "ledger" with packet fields:
+      | TH | 1 |
+    And "remote" sends the prepared message "t3" to "ledger" with packet fields:
+      | TH | 1 |
+    And "remote" waits 2000 ms for the target's packets
+    Then "ledger" holds "t1", "t2" and "t3"
+    And "remote" received an OrderAck for "t3"

@@ -135,3 +135,17 @@ Feature: MS-MQQB 3.1.7.10 Get Message Data Element From Buffer
       | AH | 1 |
     And every message in "orders" is peeked
     Then by D-90 the packet of "m1" reads back as "remote" sent it, its SRMP headers included (read), or the target closed the session and "orders" holds nothing (refuse)
+
+  # MS-MQMQ 2.2.19.1: a transactional message has priority 0, so one another queue manager sends queues behind a
+  # transactional message already in the queue, as one of the same priority does.
+  @clause:MS-MQMQ:2.2.19.1:02 @clause:MS-MQQB:3.1.7.10:01
+  Scenario: A transactional message from another queue manager takes priority 0 and queues behind one already there
+    Given a transactional queue "ledger"
+    And the client begins transaction "t"
+    And message "a" is sent to "ledger" in transaction "t"
+    And transaction "t" is committed
+    And message "t1" is prepared with:
+      | delivery | recoverable |
+    When "remote" sends the prepared message "t1" to "ledger" with packet fields:
+      | TH | 1 |
+    Then "ledger" holds "a" and "t1"
