@@ -225,8 +225,14 @@ def open_session(world, remote: str, request, guid: bytes | None = None) -> Peer
     return peer
 
 
+SYSTEM_QUEUES = {"the dead-letter queue": "DEADLETTER", "the transactional dead-letter queue": "DEADXACT"}
+
+
 def _direct_name(world: World, alias: str) -> str:
-    """MS-MQMQ 2.1.2 the queue's direct format name; "<queue> journal" names its journal (2.1.8 ;JOURNAL)."""
+    """MS-MQMQ 2.1.2 the queue's direct format name; "<queue> journal" names its journal (2.1.8 ;JOURNAL), a
+    dead-letter queue is SYSTEM$ with its suffix (2.1.8)."""
+    if alias in SYSTEM_QUEUES:
+        return f"DIRECT=OS:{world.target.computer_name}\\SYSTEM$;{SYSTEM_QUEUES[alias]}"
     if alias.endswith(" journal"):
         return "DIRECT=OS:" + world.pathname(alias[:-len(" journal")]) + ";JOURNAL"
     return "DIRECT=OS:" + world.pathname(alias)

@@ -129,3 +129,15 @@ Feature: MS-MQQB 3.1.5.8.2 General Processing
     Then "remote" received no SessionAck in its last wait
     When "remote" waits 1 ms for the target's packets
     Then the session acknowledgments of "remote"'s last wait acknowledge 1 messages and the recoverable messages none
+
+  # MS-MQQB 3.1.5.8.5: the queues a packet may be put in are the QueueCollection's; a system queue is not one.
+  @clause:MS-MQQB:3.1.5.8.2:03
+  Scenario: A message another queue manager addresses to the dead-letter queue is refused as for no queue
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | delivery | express |
+    When "remote" sends the prepared message "m1" to "the dead-letter queue" by its direct name with packet fields:
+      | DQ | 7 |
+    And "remote" waits 1000 ms for the target's packets
+    Then "the dead-letter queue" has no copy of "m1"
+    And the session of "remote" is still open

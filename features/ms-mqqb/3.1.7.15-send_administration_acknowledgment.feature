@@ -456,3 +456,19 @@ Feature: MS-MQQB 3.1.7.15 Send Administration Acknowledgment
       | EB | 1 |
     Then the acknowledgments of "m1" in "admin" are MQMSG_CLASS_NACK_NOT_TRANSACTIONAL_MSG
     And the acknowledgment's body is empty
+
+  # The same refusal for a packet another queue manager sends to a queue that does not exist (by its direct name):
+  # NACK_BAD_DST_Q is insecure, so with SendInsecureNacks FALSE no acknowledgment goes to the admin queue.
+  @clause:MS-MQQB:3.1.7.15:02 @clause:MS-MQQB:3.1.5.8.2:03
+  Scenario: An insecure NACK for a packet from another queue manager is not sent while SendInsecureNacks is FALSE
+    Given the target does not send insecure acknowledgments
+    And another queue manager "remote" with an MS-MQQB session to the target
+    And no queue "ghost" exists
+    And message "m1" is prepared with:
+      | acknowledgements | negative arrival |
+      | admin queue      | admin            |
+    When "remote" sends the prepared message "m1" to "ghost" by its direct name with packet fields:
+      | DQ | 7 |
+    And "remote" waits 1000 ms for the target's packets
+    Then "admin" holds nothing
+    And the session of "remote" is still open
