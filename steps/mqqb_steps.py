@@ -29,7 +29,8 @@ BodyDataLength to write instead), MQF 1 (a MultiQueueFormatHeader, MQ, with MQF 
 HeaderSize of its Destination, MQFSignatureHeader ID and Size, and MQF Signature bytes to write
 instead), HH 1 and MQ 1 (a SoapHeader or MultiQueueFormatHeader announced and not written), trailing
 bytes (that many zero bytes after the last header, counted in PacketSize), padded to PacketSize (zero bytes
-after the last header up to that PacketSize), Label characters (a label that long, the name first), the BaseHeader's VersionNumber and
+after the last header up to that PacketSize), Label characters (a label that long, the name first), DQ name (the
+text after DIRECT= to write as the destination, with DQ 7, whether it names a queue or not), the BaseHeader's VersionNumber and
 Signature (MS-MQQB 3.1.5.1.2), and with TH 1 a TransactionHeader's TxSequenceNumber and TxPreviousSequenceNumber
 (numbers), SessionHeader (counting or miscounting: one carried by the packet), its FM, LM and XactIndex (each message is otherwise a transaction of its own: FM 1, LM 1, XactIndex its
 number) and TxSequenceID (next or previous: the sequence after or before the peer's, numbered afresh).  `World.notes` keeps
@@ -83,7 +84,7 @@ SEQUENCE_FIELDS = ("TxSequenceID", "TxSequenceNumber", "TxPreviousSequenceNumber
                    "XactIndex")   # with TH 1 (MS-MQQB 3.1.5.8.6, MS-MQMQ 2.2.20.5)
 PACKET_FIELDS = ("DQ", "AQ", "RQ", "TH", "FA", "CG", "EB", "AH", "SID", "SenderCert", "Signature item", "HashAlgorithm",
                  "EncryptionAlgorithm", "BodyType", "ApplicationTag",
-                 "Extension", "SoapHeader", "SoapBody", "MQF", "Label characters") + FORCED_FIELDS + BASE_FIELDS + SEQUENCE_FIELDS + SESSION_FIELDS
+                 "Extension", "SoapHeader", "SoapBody", "MQF", "Label characters", "DQ name") + FORCED_FIELDS + BASE_FIELDS + SEQUENCE_FIELDS + SESSION_FIELDS
 SRMP_ENVELOPE = '<se:Envelope xmlns:se="http://schemas.xmlsoap.org/soap/envelope/"><se:Body/></se:Envelope>'
 
 
@@ -264,7 +265,8 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
     now = int(time.time())
     out = Outgoing(
         source=peer.guid, destination_qm=world.target.queue_manager_identifier, message_id=peer.ordinal,
-        destination=_direct_name(world, alias) if direct and not _named_directly(world, alias) else world.queue(alias),
+        destination=("DIRECT=" + packet_fields["DQ name"]) if "DQ name" in packet_fields else
+        _direct_name(world, alias) if direct and not _named_directly(world, alias) else world.queue(alias),
         admin=props.admin_queue, response=props.response_queue,
         codes={key: int(packet_fields[key]) for key in ("DQ", "AQ", "RQ") if key in packet_fields},
         priority=3 if props.priority is None else props.priority,

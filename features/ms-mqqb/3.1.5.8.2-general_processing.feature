@@ -141,3 +141,18 @@ Feature: MS-MQQB 3.1.5.8.2 General Processing
     And "remote" waits 1000 ms for the target's packets
     Then "the dead-letter queue" has no copy of "m1"
     And the session of "remote" is still open
+
+  # A direct name that names no queue at all (an address and nothing after it, MS-MQMQ 2.1.2) is a destination
+  # that does not correspond to a queue: refused as for a queue that does not exist, the session going on.
+  @clause:MS-MQQB:3.1.5.8.2:03
+  Scenario: A transactional message whose direct destination name names no queue is refused with NACK_BAD_DST_Q
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "t1" is prepared with:
+      | delivery | recoverable |
+    When "remote" sends the prepared message "t1" to "ledger" with packet fields:
+      | DQ      | 7          |
+      | DQ name | OS:nowhere |
+      | TH      | 1          |
+    Then "remote" received a FinalAck of class MQMSG_CLASS_NACK_BAD_DST_Q for "t1"
+    And "ledger" holds nothing
+    And the session of "remote" is still open
