@@ -325,8 +325,10 @@ def peer_sends_two_at_once(world, remote, first, second, alias):
                               + _send(world, remote, second, alias, {}, write=False))
 
 
+# a GUID written at its offset (MS-MQQB 2.2.3.1), below or above any other, or InternalHeader.Flags.CS (2.2.1)
 ANSWER_FAULTS = {"another ServerGuid": (36, bytes(range(16))), "another ClientGuid": (20, bytes(range(16, 32))),
-                 "CS set": None}   # a GUID written at its offset (MS-MQQB 2.2.3.1), or InternalHeader.Flags.CS (2.2.1)
+                 "a ServerGuid above the asked one": (36, b"\xff" * 16),
+                 "a ClientGuid above the target's": (20, b"\xff" * 16), "CS set": None}
 
 
 def _faulty(response: bytes, fault: str | None) -> bytes:

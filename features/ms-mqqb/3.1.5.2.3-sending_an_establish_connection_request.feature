@@ -29,7 +29,9 @@ Feature: MS-MQQB 3.1.5.2.3 Sending an EstablishConnection Request Packet
     Then a session the target opened to "remote", if it opened one (D-76 new-session), was closed without ConnectionParameters
 
     Examples:
-      | fault              |
-      | CS set             |
-      | another ServerGuid |
-      | another ClientGuid |
+      | fault                            |
+      | CS set                           |
+      | another ServerGuid               |
+      | another ClientGuid               |
+      | a ServerGuid above the asked one |
+      | a ClientGuid above the target's  |
