@@ -356,12 +356,14 @@ def _carried_session_header(peer: Peer, out: Outgoing, how: str) -> bytes:
 
 def _move_sequence(peer: Peer, which: str | None) -> None:
     """TxSequenceID "next" or "previous": the sequence after or before the peer's (MS-MQMQ 2.2.18.1.2: Ordinal, then
-    Timestamp), numbered afresh."""
+    Timestamp), or "zero" (Ordinal 0, Timestamp 0: a receiver's IncomingTxSequenceID before any, MS-MQQB 3.1.3.2),
+    numbered afresh."""
     if which is None:
         return
-    assert which in ("next", "previous"), f"TxSequenceID is next or previous, not {which!r}"
+    assert which in ("next", "previous", "zero"), f"TxSequenceID is next, previous or zero, not {which!r}"
     ordinal, stamp = struct.unpack("<II", peer.tx_sequence_id)
-    peer.tx_sequence_id = struct.pack("<II", ordinal + (1 if which == "next" else -1), stamp)
+    peer.tx_sequence_id = bytes(8) if which == "zero" else \
+        struct.pack("<II", ordinal + (1 if which == "next" else -1), stamp)
     peer.tx_number = 0
 
 

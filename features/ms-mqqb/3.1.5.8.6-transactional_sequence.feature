@@ -89,6 +89,20 @@ Feature: MS-MQQB 3.1.5.8.6 Transactional Message Processing
       | 5      | 0        | "t1"    |
       | 2      | 1        | nothing |
 
+  # A session's IncomingTxSequenceID and IncomingTxSequenceNumber start at 0 (MS-MQQB 3.1.3.2): a sequence whose
+  # TxSequenceID is itself all zeros is that sequence, and its packet numbered 1 with previous 0 follows it.
+  @clause:MS-MQQB:3.1.5.8.6:03
+  Scenario: The first packet of a sequence whose TxSequenceID is zero is accepted as numbered 1 after 0
+    Given message "t1" is prepared with:
+      | delivery | recoverable |
+    When "remote" sends the prepared message "t1" to "ledger" with packet fields:
+      | TH                       | 1    |
+      | TxSequenceID             | zero |
+      | TxSequenceNumber         | 1    |
+      | TxPreviousSequenceNumber | 0    |
+    And "remote" waits 500 ms for the target's packets
+    Then "ledger" holds "t1"
+
   @clause:MS-MQQB:3.1.5.8.6:03
   Scenario Outline: After number 1, a packet of the same sequence is accepted when beyond it and its previous is not (<number>, <previous>)
     Given message "t1" is prepared with:
