@@ -624,6 +624,14 @@ def no_final_ack(world, remote, label):
     assert not found, f"{remote!r} received FinalAcks {[_class_name(p.message_class) for p in found]} for {label!r}"
 
 
+@then(phrase('"{remote}" received no FinalAck at all'))
+def no_final_ack_at_all(world, remote):
+    peer = _peer(world, remote)
+    peer.collect(2000, move_clock=True)
+    found = [packet for packet in peer.received if packet.kind == "FinalAck"]
+    assert not found, f"{remote!r} received FinalAcks {[_class_name(p.message_class) for p in found]}"
+
+
 def _class_name(value: int) -> str:
     try:
         return MessageClass(value).name

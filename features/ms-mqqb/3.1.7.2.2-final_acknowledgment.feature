@@ -145,3 +145,17 @@ Feature: MS-MQQB 3.1.7.2.2 Final Acknowledgment
       | first | second |
       | low   | high   |
       | high  | low    |
+
+  # D-75: a FinalAck answers a transactional message; one that is not transactional, though it asked for source
+  # journaling, gets none when it leaves its queue.
+  @clause:MS-MQQB:3.1.7.2.2:01 @decision:D-75
+  Scenario: A non-transactional message from another queue manager that asked for journaling gets no FinalAck
+    Given a queue "orders"
+    And message "m1" is prepared with:
+      | journal  | yes         |
+      | delivery | recoverable |
+    When "remote" sends the prepared message "m1" to "orders"
+    And "orders" is opened with RECEIVE_ACCESS as "o"
+    And the client receives from "o"
+    Then the message returned is "m1"
+    And "remote" received no FinalAck at all
