@@ -73,6 +73,11 @@ def a_journaled_queue(world, alias):
     make_queue(world, alias, journaling=True)
 
 
+@given(phrase('a transactional queue "{alias}" with journaling'))
+def a_journaled_transactional_queue(world, alias):
+    make_queue(world, alias, transactional=True, journaling=True)
+
+
 @given(phrase('a subqueue "{sub}" of "{alias}"'))
 def a_subqueue(world, sub, alias):
     created = world.target.create_queue(f"{world.pathname(alias)};{sub}")

@@ -159,3 +159,22 @@ Feature: MS-MQQB 3.1.7.2.2 Final Acknowledgment
     And the client receives from "o"
     Then the message returned is "m1"
     And "remote" received no FinalAck at all
+
+  # The journal copy a received message leaves (target journaling, MS-MQDMPR 3.1.1.12) is a record, not the message:
+  # removing it sends no second FinalAck.
+  @clause:MS-MQQB:3.1.7.2.2:01 @decision:D-76
+  Scenario: The journal copy of a peer's transactional message leaves without a second FinalAck
+    Given a transactional queue "kept" with journaling
+    And "kept" is opened with RECEIVE_ACCESS as "k"
+    And message "t1" is prepared with:
+      | delivery | recoverable |
+    When "remote" sends the prepared message "t1" to "kept" with packet fields:
+      | TH | 1 |
+      | FA | 1 |
+    And the client begins transaction "a"
+    And the client takes the front message of "k" in transaction "a" as "r"
+    And the client ends transactional "r" with RR_ACK
+    And transaction "a" is committed
+    And "kept journal" is opened with RECEIVE_ACCESS as "j"
+    And the client purges the queue through "j"
+    Then "remote" received a FinalAck of class MQMSG_CLASS_ACK_RECEIVE for "t1"
