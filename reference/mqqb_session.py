@@ -275,15 +275,18 @@ class MqqbSession:
 
     def _recoverable_received(self) -> None:
         """MS-MQQB 3.1.5.8.7 Recoverable Message Processing."""
-        if self.recoverable_message_received_count - self.last_acked_recoverable_msg_seq_number >= RECOVERABLE_FLAG_BITS:
+        if self._recoverable_since_ack() >= RECOVERABLE_FLAG_BITS:
             self.unacked_received_msg_count = 0
             self._send_session_ack()  # the 32 flag bits are full: acknowledge at once (and start afresh, D-78)
         self.recoverable_message_received_count = (self.recoverable_message_received_count + 1) & 0xFFFF
         if self.recoverable_msg_ack_flags == 0:
             # MS-MQQB:3.1.5.8.7:01 the first recoverable message since the last SessionAck: its own, shorter, time-out
             self._start_ack_send_timer(self.recoverable_ack_send_timeout)
-        bit = self.recoverable_message_received_count - self.last_acked_recoverable_msg_seq_number - 1
-        self.recoverable_msg_ack_flags |= 1 << bit
+        self.recoverable_msg_ack_flags |= 1 << (self._recoverable_since_ack() - 1)
+
+    def _recoverable_since_ack(self) -> int:
+        """The recoverable packets received since the last SessionAck; the 16-bit counters wrap (MS-MQMQ:2.2.20.4:01)."""
+        return (self.recoverable_message_received_count - self.last_acked_recoverable_msg_seq_number) & 0xFFFF
 
     def _start_ack_send_timer(self, duration_ms: int) -> None:
         self.qm.timers.cancel(self._ack_send_timer)
