@@ -296,7 +296,9 @@ class MqqbSession:
     def _session_ack_send_timer_event(self) -> None:
         """MS-MQQB 3.1.6.4: a SessionAck if and only if something is unacknowledged."""
         self._ack_send_timer = None
-        if self.closed or self.unacked_received_msg_count == 0:
+        # D-98 timer: the packet that brought an immediate SessionAck is flagged, and the timer names it
+        flagged = self.recoverable_msg_ack_flags != 0 and self.qm.readings["D-98"] == "timer"
+        if self.closed or self.unacked_received_msg_count == 0 and not flagged:
             return  # MS-MQQB 3.1.2.5 the timer runs again only while something is unacknowledged
         self._send_session_ack()
         self.unacked_received_msg_count = 0

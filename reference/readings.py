@@ -36,7 +36,7 @@ OPEN_DECISIONS: dict[str, tuple[str, ...]] = {
     "D-76": ("same-session", "new-session"), "D-80": ("access-denied", "queue-not-found"),
     "D-85": ("text", "windows"), "D-86": ("zero", "nonzero"), "D-87": ("clear", "set"), "D-88": ("close", "answer"),
     "D-90": ("read", "refuse"),
-    "D-95": ("kept", "cleared"), "D-96": ("kept", "dropped"),
+    "D-95": ("kept", "cleared"), "D-96": ("kept", "dropped"), "D-98": ("literal", "timer"),
 }
 
 

@@ -540,6 +540,22 @@ def immediate_session_ack(world, remote, first, last):
     assert named == list(range(first, last + 1)), f"the first SessionAck names the recoverable messages {named}"
 
 
+@then(phrase('by D-98 a SessionAck in "{remote}"\'s last wait named the recoverable message {number:d} (timer), or '
+             'none came (literal)'))
+def flagged_packet_acknowledged(world, remote, number):
+    """D-98: after an immediate SessionAck, the restarted Session Ack Send timer names the packet that brought it,
+    or sends nothing until another packet comes (MS-MQQB 3.1.6.4 read literally)."""
+    world.require("virtual_time")   # which timer fired is told by the virtual clock's wait
+    acks = [packet for packet in _peer(world, remote).latest if packet.kind == "SessionAck" and packet.session == "own"]
+    if not acks:
+        world.observe("D-98", "literal")
+        return
+    named = {ack.fields[1] + bit for ack in acks for bit in range(32) if ack.fields[2] >> bit & 1}
+    assert named == {number}, f"the SessionAcks of the last wait name the recoverable messages {sorted(named)}, " \
+                              f"expected only {number} (D-98 timer) or no SessionAck (literal)"
+    world.observe("D-98", "timer")
+
+
 @then(phrase('every session acknowledgment "{remote}" received counts the packets the target sent it and has a '
              'WindowSize from 0x0001 to 0xFFFF'))
 def session_acknowledgments_count_what_was_sent(world, remote):

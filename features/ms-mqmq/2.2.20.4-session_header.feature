@@ -61,6 +61,15 @@ Feature: MS-MQMQ 2.2.20.4 SessionHeader
     And "remote" sends the prepared message "r1" to "orders" 33 times
     Then "remote" received at once a SessionAck naming the recoverable messages 2 to 33
 
+  # That SessionAck's packet is flagged and the timer restarted (MS-MQQB 3.1.5.8.7); whether the timer names it
+  # or it waits for the next packet's SessionAck is D-98.
+  @clause:MS-MQMQ:2.2.20.4:01 @decision:D-98
+  Scenario: The packet that brought an immediate SessionAck is named when the timer fires, or with the next packet
+    When "remote" sends the prepared message "r1" to "orders" 33 times
+    Then "remote" received at once a SessionAck naming the recoverable messages 1 to 32
+    When "remote" waits 1000 ms for the target's packets
+    Then by D-98 a SessionAck in "remote"'s last wait named the recoverable message 33 (timer), or none came (literal)
+
   # After that SessionAck the 33rd packet is the first of the new flags; with a 34th, the timer names both.
   @clause:MS-MQMQ:2.2.20.4:01 @decision:D-78
   Scenario: The packets after an immediate SessionAck are named by the next one
