@@ -208,6 +208,13 @@ def peer_without_session(world, remote, request):
     world.notes.setdefault("mqqb peers", {})[remote] = peer
 
 
+@given(phrase('another queue manager "{twin}" with the GUID of "{remote}" connected to the target with no session'))
+def twin_without_session(world, twin, remote, request):
+    """A second transport connection from the same queue manager (its GUID), and nothing on it yet."""
+    peer_without_session(world, twin, request)
+    _peer(world, twin).guid = _peer(world, remote).guid
+
+
 def open_session(world, remote: str, request, guid: bytes | None = None) -> Peer:
     """A peer named `remote` (with the GUID `guid`, else a random one) whose session the target has accepted."""
     world.require("mqqb_peer")

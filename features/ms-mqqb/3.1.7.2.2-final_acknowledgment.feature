@@ -178,3 +178,20 @@ Feature: MS-MQQB 3.1.7.2.2 Final Acknowledgment
     And "kept journal" is opened with RECEIVE_ACCESS as "j"
     And the client purges the queue through "j"
     Then "remote" received a FinalAck of class MQMSG_CLASS_ACK_RECEIVE for "t1"
+
+  # A second connection of the same queue manager that has sent only its EstablishConnection is no open session:
+  # the FinalAck goes to the one that is (D-76 same-session: the session the other queue manager opened, while it
+  # is open), or to a session of the target's own.
+  @clause:MS-MQQB:3.1.7.2.2:01 @decision:D-76
+  Scenario: A half-open second connection of the same queue manager does not take its FinalAck
+    Given another queue manager "twin" with the GUID of "remote" connected to the target with no session
+    And message "t1" is prepared with:
+      | journal | yes |
+    When "twin" asks for a session naming the target as ServerGuid
+    And "remote" sends the prepared message "t1" to "ledger" with packet fields:
+      | TH | 1 |
+    And the client begins transaction "a"
+    And the client takes the front message of "l" in transaction "a" as "r"
+    And the client ends transactional "r" with RR_ACK
+    And transaction "a" is committed
+    Then "remote" received a FinalAck of class MQMSG_CLASS_ACK_RECEIVE for "t1"
