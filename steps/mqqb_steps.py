@@ -332,19 +332,21 @@ def peer_sends_two_at_once(world, remote, first, second, alias):
                               + _send(world, remote, second, alias, {}, write=False))
 
 
-# a GUID written at its offset (MS-MQQB 2.2.3.1), below or above any other, or InternalHeader.Flags.CS (2.2.1)
+# a GUID written at its offset (MS-MQQB 2.2.3.1), below or above any other, or an InternalHeader.Flags bit (2.2.1):
+# CS, or the reserved X5 a receiver ignores
 ANSWER_FAULTS = {"another ServerGuid": (36, bytes(range(16))), "another ClientGuid": (20, bytes(range(16, 32))),
                  "a ServerGuid above the asked one": (36, b"\xff" * 16),
-                 "a ClientGuid above the target's": (20, b"\xff" * 16), "CS set": None}
+                 "a ClientGuid above the target's": (20, b"\xff" * 16), "CS set": 0x0010,
+                 "the reserved InternalHeader flag X5 set": 0x0020}
 
 
 def _faulty(response: bytes, fault: str | None) -> bytes:
-    """An EstablishConnection response with one field made wrong: the InternalHeader's CS bit set, or a GUID
-    that is not the one the initiator named or its own."""
+    """An EstablishConnection response with one field made wrong: an InternalHeader flag set (CS, or a reserved
+    one), or a GUID that is not the one the initiator named or its own."""
     if fault is None:
         return response
-    if ANSWER_FAULTS[fault] is None:
-        flags = struct.unpack_from("<H", response, 18)[0] | 0x0010
+    if isinstance(ANSWER_FAULTS[fault], int):
+        flags = struct.unpack_from("<H", response, 18)[0] | ANSWER_FAULTS[fault]
         return response[:18] + struct.pack("<H", flags) + response[20:]
     offset, guid = ANSWER_FAULTS[fault]
     return response[:offset] + guid + response[offset + len(guid):]

@@ -35,3 +35,15 @@ Feature: MS-MQQB 3.1.5.2.3 Sending an EstablishConnection Request Packet
       | another ClientGuid               |
       | a ServerGuid above the asked one |
       | a ClientGuid above the target's  |
+
+  # MS-MQQB 2.2.1: the InternalHeader's reserved flags are ignored on receipt, so a response that sets one (CS clear)
+  # accepts the session as well as one that does not.
+  @clause:MS-MQQB:2.2.1:01 @clause:MS-MQQB:3.1.5.3.2:01 @decision:D-76
+  Scenario: A session the target opens goes on when the response sets a reserved InternalHeader flag
+    Given "remote" answers a session the target opens to it with the reserved InternalHeader flag X5 set
+    And message "t1" is prepared with:
+      | delivery | recoverable |
+    When "remote" sends the prepared message "t1" to "orders" with packet fields:
+      | TH | 1 |
+    Then "remote" received a FinalAck of class MQMSG_CLASS_NACK_NOT_TRANSACTIONAL_Q for "t1"
+    And a session the target opened to "remote", if it opened one (D-76 new-session), began as an initiator's does

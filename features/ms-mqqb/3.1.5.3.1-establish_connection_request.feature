@@ -51,3 +51,16 @@ Feature: MS-MQQB 3.1.5.3.1 Receiving an EstablishConnection Packet: Request Pack
       | the target | 0x1DDECA4E |
       | zeros      | 0x00000001 |
       | the target | 0xFFFFFFFF |
+
+  # MS-MQQB 2.2.1: reserved InternalHeader flags are ignored on receipt; PT 2 with X5 (0x0020) or X15 (0x8000) set.
+  @clause:MS-MQQB:2.2.1:01
+  Scenario Outline: An EstablishConnection request with the reserved InternalHeader flag <bit> set is answered
+    Given another queue manager "plain" connected to the target with no session
+    When "plain" asks for a session naming the target as ServerGuid in a packet whose InternalHeader.Flags is <flags>
+    Then the target answered "plain" with CS clear, its ClientGuid and the target's GUID as ServerGuid
+    And the session of "plain" is still open
+
+    Examples:
+      | bit | flags  |
+      | X5  | 0x0022 |
+      | X15 | 0x8002 |
