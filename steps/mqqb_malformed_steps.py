@@ -28,7 +28,9 @@ SHAPES = ("a packet whose PacketSize is 12", "a packet whose PacketSize is 0x004
           "a packet whose PacketSize is 0x00400001",
           "a SessionAck whose PacketSize is 24", "an internal packet of type 5", "a SessionAck without the SH flag",
           "a UserMessage whose PacketSize is 32", "an EstablishConnection request without its padding",
-          "an EstablishConnection request 4 bytes too long", "a ConnectionParameters request 4 bytes too long")
+          "an EstablishConnection request 4 bytes too long", "a ConnectionParameters request 4 bytes too long",
+          "an internal packet whose PacketSize is 16", "a SessionAck without the SH flag, with the reserved flag X9",
+          "a UserMessage of the three fixed headers alone")
 
 
 def _with_size(packet: bytes, size: int) -> bytes:
@@ -49,6 +51,12 @@ def _shape(world: World, remote: str, shape: str) -> bytes:
         "an internal packet of type 5": ack[:16] + struct.pack("<HH", 0, 5) + ack[20:],
         "a SessionAck without the SH flag": _with_size(ack[:2] + struct.pack("<H", IN) + ack[4:], len(ack)),
         "a UserMessage whose PacketSize is 32": _with_size(base, 32) + bytes(16),
+        "an internal packet whose PacketSize is 16": _with_size(base[:2] + struct.pack("<H", IN) + base[4:], 16),
+        "a SessionAck without the SH flag, with the reserved flag X9": _with_size(
+            ack[:2] + struct.pack("<H", IN | 0x0040) + ack[4:], len(ack)),
+        # MS-MQMQ 2.2.20: BaseHeader, a 48-byte UserHeader (DQ 0: no queue, MP) and a MessagePropertiesHeader, 120 bytes
+        "a UserMessage of the three fixed headers alone": _with_size(base, 120) + peer.guid + target
+        + struct.pack("<IIII", 0xFFFFFFFF, int(time.time()), peer.ordinal + 1, 1 << 21) + bytes(56),
         "an EstablishConnection request without its padding": _with_size(request[:-512], len(request) - 512),
         "an EstablishConnection request 4 bytes too long": _with_size(request + bytes(4), len(request) + 4),
         "a ConnectionParameters request 4 bytes too long": _with_size(

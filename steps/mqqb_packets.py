@@ -13,7 +13,8 @@ encrypted-body SecurityHeader or an unsigned one with the sender's SID (as FRAME
 an SRMP envelope and compound message behind AH (the layout of MS-MQRR 2.2.5.1.2), and any
 field in `forced` (DM, LabelLength, MessageSize, ExtensionSize, EncryptionKeySize, a direct
 name's Count, DataLength, HTTPBodySize, MsgBodyOffset, the flags DH, HH, MQ and a DebugHeader's
-QT, bytes after the last header, or as many as make PacketSize a given size), a well-formed DebugHeader (QT 1 with its QueueIdentifier),
+QT, bytes after the last header, or as many as make PacketSize a given size, CQ with its ConnectorType,
+MP cleared, reserved BaseHeader, UserHeader or SecurityHeader flag bits), a well-formed DebugHeader (QT 1 with its QueueIdentifier),
 SoapHeader and MultiQueueFormatHeader with the identifiers, lengths and sizes of each that a
 scenario may write wrong, so that a scenario can send what a real sender would and what no
 sender may.
@@ -271,9 +272,13 @@ def user_message(out: Outgoing) -> bytes:
              | (1 << 20 if transactional else 0)
              | (1 << 23 if forced.get("MQ") or out.multi_queue_format else 0) | (1 << 25 if srmp else 0)
              | (1 << 28 if forced.get("HH") or out.soap else 0))
+    # MS-MQMQ 2.2.19.2 CQ: a ConnectorType follows the queue names; MP cleared, or reserved bits set, when forced
+    flags |= (1 << 22 if forced.get("CQ") else 0) | forced.get("UserFlags", 0)
+    flags &= ~(0 if forced.get("MP", 1) else 1 << 21)
     user = struct.pack("<16s16sIIII", out.source, address, out.time_to_be_received, out.sent_time, out.message_id,
                        flags)
     user += b"".join(_queue_field(codes[key], parsed[key], forced.get(f"{key} Count")) for key in ("DQ", "AQ", "RQ"))
+    user += bytes(range(0xC0, 0xD0)) if forced.get("CQ") else b""   # MS-MQMQ 2.2.19.2 ConnectorType, 16 bytes
     extra = b""
     if transactional:
         final_ack, sequence_id, number, previous = out.transaction
@@ -288,8 +293,8 @@ def user_message(out: Outgoing) -> bytes:
     elif out.sender_id or out.sender_certificate or out.signature:
         # MS-MQMQ 2.2.20.6 ST 1 and the SID (and a SenderCert), unsigned as Windows sends one (MS-MQQB 4.1 FRAME 7),
         # or with a Signature
-        extra += struct.pack("<HHHHII", 1 if out.sender_id else 0, len(out.sender_id), 0, len(out.signature),
-                             len(out.sender_certificate), 0)
+        extra += struct.pack("<HHHHII", (1 if out.sender_id else 0) | forced.get("SecurityFlags", 0),
+                             len(out.sender_id), 0, len(out.signature), len(out.sender_certificate), 0)
         for item in (out.sender_id, out.signature, out.sender_certificate):
             extra += item + bytes(-len(item) % 4)  # MS-MQMQ 2.2.20.6 each item on a 4-byte boundary
     label = (out.label.encode("utf-16-le") + b"\0\0") if out.label else b""
@@ -314,7 +319,7 @@ def user_message(out: Outgoing) -> bytes:
     priority = 0 if transactional else out.priority & 7  # MS-MQMQ 2.2.19.1 transactional messages have priority 0
     debug = 0x20 if "QT" in forced else 0  # MS-MQMQ 2.2.19.1 DH
     carried = SH if out.session_header else 0
-    return _base(priority | debug | carried, user + extra + props, ttrq=out.time_to_reach_queue,
+    return _base(priority | debug | carried | forced.get("BaseFlags", 0), user + extra + props, ttrq=out.time_to_reach_queue,
                  session=out.session_header)
 
 

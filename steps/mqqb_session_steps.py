@@ -71,15 +71,18 @@ def answered_stamp(world: World, remote, stamp):
 
 
 @when(phrase('"{remote}" asks for a session naming the target as ServerGuid in a packet whose {field} is {value}',
-             field="VersionNumber|Signature|InternalHeader.Flags"))
+             field="VersionNumber|Signature|BaseHeader.Flags|InternalHeader.Flags"))
 def ask_with_base_field(world: World, remote, field, value):
     """MS-MQQB 3.1.5.1.2 an EstablishConnection request whose BaseHeader carries a VersionNumber or Signature of the
-    scenario's, or whose InternalHeader.Flags (MS-MQQB 2.2.1, bytes 18-19) are the scenario's, the rest of it right."""
+    scenario's, or whose BaseHeader.Flags or InternalHeader.Flags (MS-MQQB 2.2.1, bytes 18-19) are the scenario's,
+    the rest of it right."""
     peer = _peer(world, remote)
     request = establish_connection(peer.guid, world.target.queue_manager_identifier, int(time.monotonic() * 1000))
-    if field == "InternalHeader.Flags":
-        request = request[:18] + struct.pack("<H", int(value, 0)) + request[20:]
-    peer.send(with_base_fields(request, {field: value} if field != "InternalHeader.Flags" else {}))
+    offset = {"BaseHeader.Flags": 2, "InternalHeader.Flags": 18}.get(field)   # MS-MQMQ 2.2.19.1, MS-MQQB 2.2.1
+    if offset is None:
+        peer.send(with_base_fields(request, {field: value}))
+    else:
+        peer.send(request[:offset] + struct.pack("<H", int(value, 0)) + request[offset + 2:])
     _answer(world, remote, "EstablishConnection")
 
 

@@ -30,7 +30,9 @@ HeaderSize of its Destination, MQFSignatureHeader ID and Size, and MQF Signature
 instead), HH 1 and MQ 1 (a SoapHeader or MultiQueueFormatHeader announced and not written), trailing
 bytes (that many zero bytes after the last header, counted in PacketSize), padded to PacketSize (zero bytes
 after the last header up to that PacketSize), Label characters (a label that long, the name first), DQ name (the
-text after DIRECT= to write as the destination, with DQ 7, whether it names a queue or not), the BaseHeader's VersionNumber and
+text after DIRECT= to write as the destination, with DQ 7, whether it names a queue or not), CQ 1 (UserHeader.Flags.CQ
+and a 16-byte ConnectorType), MP 0 (MessagePropertiesHeader announced absent), UserFlags, BaseFlags and SecurityFlags
+(bits ORed into those flags: reserved ones a receiver ignores), the BaseHeader's VersionNumber and
 Signature (MS-MQQB 3.1.5.1.2), and with TH 1 a TransactionHeader's TxSequenceNumber and TxPreviousSequenceNumber
 (numbers), SessionHeader (counting or miscounting: one carried by the packet), its FM, LM and XactIndex (each message is otherwise a transaction of its own: FM 1, LM 1, XactIndex its
 number) and TxSequenceID (next or previous: the sequence after or before the peer's, numbered afresh).  `World.notes` keeps
@@ -77,7 +79,7 @@ FORCED_FIELDS = ("DM", "LabelLength", "MessageSize", "ExtensionSize", "Encryptio
                  "RQ Count", "DataLength", "HTTPBodySize", "MsgBodyOffset", "QT", "HH", "MQ", "trailing bytes",
                  "QueueIdentifier bytes", "HeaderSectionID", "HeaderDataLength", "BodySectionID", "BodyDataLength",
                  "MQF HeaderID", "MQF HeaderSize", "MQFSignatureHeader ID", "MQFSignatureHeader Size",
-                 "MQF Signature bytes", "padded to PacketSize")
+                 "MQF Signature bytes", "padded to PacketSize", "CQ", "MP", "UserFlags", "BaseFlags", "SecurityFlags")
 BASE_FIELDS = ("VersionNumber", "Signature")   # MS-MQQB 3.1.5.1.2: written over the BaseHeader's right values
 SESSION_FIELDS = ("SessionHeader",)   # counting or miscounting: a SessionHeader carried by the packet (3.1.5.8.4)
 SEQUENCE_FIELDS = ("TxSequenceID", "TxSequenceNumber", "TxPreviousSequenceNumber", "FM", "LM",
@@ -192,6 +194,13 @@ def _peer(world: World, name: str) -> Peer:
     if name not in peers:
         raise KeyError(f"no queue manager {name!r} with a session in this scenario")
     return peers[name]
+
+
+@given(phrase('a queue name "{alias}" for the format name "{name}"'))
+def named_format_name(world, alias, name):
+    """A queue the scenario names by a format name of its own (a public queue's PUBLIC=<GUID>, MS-MQMQ 2.1.3), which
+    the target need not hold."""
+    world.queues[alias] = name
 
 
 @given(phrase('another queue manager "{remote}" with an MS-MQQB session to the target'))

@@ -342,3 +342,96 @@ Feature: MS-MQMQ 2.2.19.2 UserHeader
     When "remote" sends the prepared message "m1" to "orders" with packet fields:
       | AH | 1 |
     Then by D-90 the session of "remote" stays open and "orders" holds "m1" (read), or the target closed the session and "orders" holds nothing (refuse)
+
+  # Queue names the UserHeader writes as PUBLIC= (DQ or AQ 5, a 16-byte PublicQueueIdentifier) or as a private queue
+  # on another host (AQ 6, RQ 4): well formed whether or not the target holds such a queue, so the session goes on.
+  @clause:MS-MQMQ:2.2.19.2:12 @clause:MS-MQMQ:2.2.19.2:06
+  Scenario Outline: A packet naming public queues (DQ <dq>, AQ <aq>, RQ <rq>) leaves the session open
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And a queue name "pubd" for the format name "PUBLIC=11111111-2222-3333-4444-555555555555"
+    And a queue name "puba" for the format name "PUBLIC=66666666-2222-3333-4444-555555555555"
+    And message "m1" is prepared with:
+      | body           | hello   |
+      | admin queue    | <admin> |
+      | response queue | reply   |
+    When "remote" sends the prepared message "m1" to "<dest>" with packet fields:
+      | AQ | <aq> |
+      | RQ | <rq> |
+    Then the session of "remote" is still open
+
+    Examples:
+      | dq | aq | rq | dest   | admin |
+      | 5  | 5  | 0  | pubd   | puba  |
+      | 5  | 6  | 4  | pubd   | admin |
+      | 3  | 5  | 0  | orders | puba  |
+
+  @clause:MS-MQMQ:2.2.19.2:12
+  Scenario: A packet that names no destination queue (DQ 0) leaves the session open and reaches no queue
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | body | hello |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | DQ | 0 |
+    Then the session of "remote" is still open
+    And "orders" holds nothing
+
+  # The administration and response queues written by each code the sender may choose read back as it named them
+  # (MS-MQMQ 2.2.19.2: AQ 3 and RQ 3 or 4 name private queues of the destination's host by number, AQ 6 and RQ 6 by
+  # their host's GUID, RQ 1 "the same as the administration queue").
+  @clause:MS-MQQB:3.1.7.10:01 @clause:MS-MQMQ:2.2.19.2:06
+  Scenario Outline: Administration and response queues written as AQ <aq> and RQ <rq> read back as the sender named them
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | body           | hello      |
+      | admin queue    | admin      |
+      | response queue | <response> |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | AQ | <aq> |
+      | RQ | <rq> |
+    And every message in "orders" is peeked
+    Then the session of "remote" is still open
+    And the packet of "m1" reads back as "remote" sent it
+
+    Examples:
+      | aq | rq | response |
+      | 3  | 1  | admin    |
+      | 3  | 4  | reply    |
+      | 6  | 4  | reply    |
+      | 6  | 6  | reply    |
+
+  # MS-MQMQ 2.2.19.2: a ConnectorType follows the queue fields when CQ is set, and the server does not interpret it.
+  @clause:MS-MQMQ:2.2.19.2:16 @clause:MS-MQMQ:2.2.19.2:11
+  Scenario Outline: A packet with CQ and a ConnectorType after <after> is read past and reads back as sent
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | body           | hello   |
+      | admin queue    | admin   |
+      | response queue | reply   |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | CQ | 1    |
+      | AQ | <aq> |
+    And every message in "orders" is peeked
+    Then the session of "remote" is still open
+    And the packet of "m1" reads back as "remote" sent it
+
+    Examples:
+      | after                       | aq |
+      | a response queue (AQ 3)     | 3  |
+      | an admin queue named by GUID (AQ 6) | 6  |
+
+  # MS-MQMQ 2.2.19.1 and 2.2.19.2: reserved flag bits SHOULD NOT be set and MUST be ignored on receipt.
+  @clause:MS-MQMQ:2.2.19.1:13 @clause:MS-MQMQ:2.2.19.2:16
+  Scenario Outline: A packet with the reserved <header> flag <bit> set is delivered
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | body | hello |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | <field> | <bits> |
+    Then the session of "remote" is still open
+    And "orders" holds "m1"
+
+    Examples:
+      | header     | bit | field     | bits       |
+      | BaseHeader | X9  | BaseFlags | 0x0040     |
+      | UserHeader | X3  | UserFlags | 0x04000000 |
+      | UserHeader | X4  | UserFlags | 0x20000000 |

@@ -46,6 +46,8 @@ Feature: MS-MQQB 3.1.5.1.3 Handling Incorrectly Formatted Messages
       | a SessionAck whose PacketSize is 24     |
       | an internal packet of type 5            |
       | a SessionAck without the SH flag        |
+      | a SessionAck without the SH flag, with the reserved flag X9 |
+      | an internal packet whose PacketSize is 16 |
       | a UserMessage whose PacketSize is 32    |
 
   @clause:MS-MQQB:3.1.5.1.3:01
@@ -80,3 +82,30 @@ Feature: MS-MQQB 3.1.5.1.3 Handling Incorrectly Formatted Messages
     And "remote" waits 500 ms for the target's packets
     Then "orders" holds "m1" and "m2"
     And the session of "remote" is still open
+
+  # MS-MQMQ 2.2.19.2: MP is always set, and TH needs DM 1; a packet that says otherwise breaks its structure.
+  @clause:MS-MQQB:3.1.5.1.3:01
+  Scenario Outline: A UserMessage whose flags break MS-MQMQ 2.2.19.2 (<fault>) closes its session
+    Given a transactional queue "ledger"
+    And another queue manager "bad" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | body | broken |
+    When "bad" sends the prepared message "m1" to "ledger" with packet fields:
+      | <f1> | <v1> |
+      | <f2> | <v2> |
+    Then the target closed the session of "bad"
+    And "ledger" holds nothing
+
+    Examples:
+      | fault            | f1 | v1 | f2 | v2 |
+      | TH with DM 0     | TH | 1  | DM | 0  |
+      | MP clear         | MP | 0  | TH | 1  |
+      | MP clear, AH set | MP | 0  | AH | 1  |
+
+  # Not malformed: the smallest UserMessage, its three fixed headers alone (120 bytes, no queue named): the session
+  # goes on (MS-MQMQ 2.2.20, D-92).
+  @clause:MS-MQMQ:2.2.19.1:12 @clause:MS-MQMQ:2.2.20:01
+  Scenario: A UserMessage of the three fixed headers alone leaves the session open
+    Given another queue manager "ok" with an MS-MQQB session to the target
+    When "ok" sends a UserMessage of the three fixed headers alone
+    Then the session of "ok" is still open

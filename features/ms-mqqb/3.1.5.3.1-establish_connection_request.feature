@@ -64,3 +64,10 @@ Feature: MS-MQQB 3.1.5.3.1 Receiving an EstablishConnection Packet: Request Pack
       | bit | flags  |
       | X5  | 0x0022 |
       | X15 | 0x8002 |
+
+  @clause:MS-MQMQ:2.2.19.1:13
+  Scenario: An EstablishConnection request with the reserved BaseHeader flag X9 set is answered
+    Given another queue manager "plain" connected to the target with no session
+    When "plain" asks for a session naming the target as ServerGuid in a packet whose BaseHeader.Flags is 0x0048
+    Then the target answered "plain" with CS clear, its ClientGuid and the target's GUID as ServerGuid
+    And the session of "plain" is still open

@@ -80,18 +80,52 @@ Feature: MS-MQQB 3.1.7.10 Get Message Data Element From Buffer
     And by D-96 the packet of "m1" carries the SID "remote" sent (kept) or none (dropped)
     And the packet of "m1" has a well-formed SecurityHeader, if it has one
 
+    # MS-MQMQ 2.2.20.6: each SecurityData item is padded to 4 bytes; 5 bytes need 3 of padding
+    Examples:
+      | size | certificate          |
+      | 20   | a sender certificate |
+      | 5    | abcde                |
+
   @clause:MS-MQQB:3.1.7.10:01 @clause:MS-MQDMPR:3.1.7.1.31:01 @clause:MS-MQRR:2.2.5.1:08 @decision:D-96
-  Scenario: An unsigned SecurityHeader with a SID and a sender certificate keeps the certificate, whatever the SID does
+  Scenario Outline: An unsigned SecurityHeader with a SID and a sender certificate keeps the certificate, whatever the SID does (<size> bytes)
     Given message "m1" is prepared with:
       | body        | signed by nobody |
       | admin queue | admin            |
     When "remote" sends the prepared message "m1" to "orders" with packet fields:
       | SID        | S-1-5-21-3181267629-1039849782-3663045219-1000 |
-      | SenderCert | a sender certificate                           |
+      | SenderCert | <certificate>                                  |
     And every message in "orders" is peeked
     Then the packet of "m1" reads back as "remote" sent it
     And by D-96 the packet of "m1" carries the SID "remote" sent (kept) or none (dropped)
     And the packet of "m1" has a well-formed SecurityHeader, if it has one
+
+    # MS-MQMQ 2.2.20.6: each SecurityData item is padded to 4 bytes; 5 bytes need 3 of padding
+    Examples:
+      | size | certificate          |
+      | 20   | a sender certificate |
+      | 5    | abcde                |
+
+  # The same with a response queue (RQ 3) and with the destination named directly (DQ 7): the acknowledgment flags
+  # are read from the MessagePropertiesHeader, wherever the queue fields put it.
+  @clause:MS-MQQB:3.1.7.10:01 @clause:MS-MQDMPR:3.1.7.1.31:01 @decision:D-95
+  Scenario: Acknowledgments asked without an administration queue, with a response queue
+    Given message "m1" is prepared with:
+      | body             | x                |
+      | acknowledgements | negative arrival |
+      | response queue   | replies          |
+    When "remote" sends the prepared message "m1" to "orders"
+    And every message in "orders" is peeked
+    Then by D-95 the packet of "m1" asks for the acknowledgments "remote" sent (kept) or for none (cleared)
+
+  @clause:MS-MQQB:3.1.7.10:01 @clause:MS-MQDMPR:3.1.7.1.31:01 @decision:D-95
+  Scenario: Acknowledgments asked without an administration queue, the destination named directly
+    Given message "m1" is prepared with:
+      | body             | x                |
+      | acknowledgements | negative arrival |
+    When "remote" sends the prepared message "m1" to "orders" by its direct name with packet fields:
+      | BodyType | 0 |
+    And every message in "orders" is peeked
+    Then by D-95 the packet of "m1" asks for the acknowledgments "remote" sent (kept) or for none (cleared)
 
   # MS-MQQB 4.1 FRAME 7: Windows asks for all four acknowledgments (Flags 0x0F) and names no
   # administration queue; nobody can be answered, and whether the flags read back is D-95.
