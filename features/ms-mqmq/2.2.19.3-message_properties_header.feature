@@ -280,3 +280,31 @@ Feature: MS-MQMQ 2.2.19.3 MessagePropertiesHeader
       | n   | length | fate                    | session                                   | count |
       | 249 | 0xFA   | is delivered            | the session of "remote" is still open     | 1     |
       | 250 | 0xFB   | closes the session      | the target closed the session of "remote" | 0     |
+
+  # MS-MQMQ 2.2.19.3: PrivacyLevel 0, 1, 3 and 5 are the table's values; a packet with any of them is well formed.
+  @clause:MS-MQMQ:2.2.19.3:07
+  Scenario Outline: A packet whose PrivacyLevel is <level> leaves the session open
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | body          | hello   |
+      | privacy level | <level> |
+    When "remote" sends the prepared message "m1" to "orders"
+    Then the session of "remote" is still open
+
+    Examples:
+      | level |
+      | 1     |
+      | 3     |
+      | 5     |
+
+  # A body of 103 bytes leaves the MessagePropertiesHeader one byte short of a 4-byte boundary (56 + 6 + 103 = 165):
+  # its padding runs to 168, where the DebugHeader begins.
+  @clause:MS-MQMQ:2.2.19.3:11 @clause:MS-MQMQ:2.2.20.8:02
+  Scenario: A DebugHeader after a body that leaves 3 bytes of padding is found and read past
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | body | ccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccccc |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | QT | 0 |
+    Then the session of "remote" is still open
+    And "orders" holds "m1"

@@ -69,3 +69,21 @@ Feature: MS-MQQB 3.1.5.5 Receiving a SessionAck Packet
       | what  | counts      | fate               | session                                   | held          |
       | right | counting    | keeps the session  | the session of "remote" is still open     | "m1" and "m2" |
       | wrong | miscounting | closes the session | the target closed the session of "remote" | "m1"          |
+
+  # The SessionHeader lies after PacketSize's bytes whatever PacketSize is (MS-MQMQ 2.2.19.1: PacketSize leaves it
+  # out): 16 more bytes after the last header move it to an offset with another bit pattern, and it is still found.
+  @clause:MS-MQQB:3.1.5.5:02 @clause:MS-MQMQ:2.2.19.1:11
+  Scenario Outline: A SessionHeader after a UserMessage <padded> is read where PacketSize ends
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    When "remote" sends the prepared message "m1" to "orders"
+    And "remote" sends the prepared message "m2" to "orders" with packet fields:
+      | SessionHeader  | counting |
+      | trailing bytes | <extra>  |
+    And "remote" waits 500 ms for the target's packets
+    Then the session of "remote" is still open
+    And "orders" holds "m1" and "m2"
+
+    Examples:
+      | padded                           | extra |
+      | with 16 zero bytes after it      | 16    |
+      | with 32 zero bytes after it      | 32    |
