@@ -15,3 +15,8 @@ Feature: MS-MQQB 2.2.3.1 EstablishConnectionHeader
     And "remote" waits 1000 ms for the target's packets
     Then the EstablishConnection "remote" received has OperatingSystem.RE 0x10, the SE bit it sent, either OS bit and 512 bytes of padding 0x5A
     And "remote" received an EstablishConnection, a ConnectionParameters and a SessionAck packet
+
+  @clause:MS-MQQB:2.2.2.1:01
+  Scenario: The ConnectionParameters response leaves Reserved 0 and is 32 bytes
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    Then the ConnectionParameters "remote" received has Reserved 0 and PacketSize 32
