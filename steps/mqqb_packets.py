@@ -341,6 +341,8 @@ class Received:
     label: str = ""
     message_class: int = 0
     body: bytes = b""
+    properties_flags: int = 0      # MessagePropertiesHeader.Flags (the acknowledgments asked for)
+    body_type: int = 0             # MessagePropertiesHeader.BodyType
     problems: list[str] = field(default_factory=list)
     packet_size: int = 0           # BaseHeader.PacketSize as written
     padding: bytes = b""           # an EstablishConnection's 512 bytes of Padding (MS-MQQB 2.2.3.1)
@@ -448,7 +450,7 @@ def _user_shaped(packet: bytes, size: int, out: Received) -> None:
         sizes = struct.unpack_from("<HHHHII", packet, offset)[1:]
         offset += 16 + sum((n + 3) & ~3 for n in sizes)  # SecurityHeader
     props = offset
-    _, label_length, out.message_class, _, _, _, body_size, _, _, _, _, extension = \
+    out.properties_flags, label_length, out.message_class, _, out.body_type, _, body_size, _, _, _, _, extension = \
         struct.unpack_from("<BBH20sIIIIIIII", packet, offset)
     offset += 56
     if label_length > 0xFA:
