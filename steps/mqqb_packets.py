@@ -405,7 +405,9 @@ def decode(packet: bytes) -> Received:
 
 
 def _internal(packet: bytes, out: Received) -> None:
-    _, out.internal_flags = struct.unpack_from("<HH", packet, 16)
+    reserved, out.internal_flags = struct.unpack_from("<HH", packet, 16)
+    if reserved:
+        out.problems.append(f"MS-MQQB:2.2.1:02: InternalHeader.Reserved 0x{reserved:04X}")   # zero when sent
     kind = PACKET_TYPES.get(out.internal_flags & 0xF)
     if kind is None:
         out.problems.append(f"MS-MQQB 2.2.1: packet type {out.internal_flags & 0xF}")

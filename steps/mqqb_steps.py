@@ -496,6 +496,7 @@ def establish_response_fields(world, remote):
     # MS-MQQB 2.2.3.1 Reserved zero when sent; 2.2.3 the packet: BaseHeader, InternalHeader, a 552-byte header
     assert answers[0].fields[4] == 0, f"the response's EstablishConnectionHeader.Reserved is {answers[0].fields[4]}"
     assert answers[0].packet_size == 572, f"the response's PacketSize is {answers[0].packet_size}, not 572"
+    assert not answers[0].problems, f"the response: {answers[0].problems}"
 
 
 @then(phrase('the ConnectionParameters "{remote}" received has Reserved 0 and PacketSize 32'))
@@ -505,6 +506,7 @@ def parameters_response_fields(world, remote):
     assert answers, f"{remote!r} received no ConnectionParameters"
     assert answers[0].fields[2] == 0, f"ConnectionParametersHeader.Reserved is {answers[0].fields[2]}"
     assert answers[0].packet_size == 32, f"the ConnectionParameters' PacketSize is {answers[0].packet_size}, not 32"
+    assert not answers[0].problems, f"the ConnectionParameters: {answers[0].problems}"
 
 
 @then(phrase('"{remote}" received an EstablishConnection, a ConnectionParameters and a SessionAck packet'))
@@ -539,6 +541,7 @@ def session_acknowledgments(world, remote, count, numbers):
     acks = [packet for packet in _peer(world, remote).latest if packet.kind == "SessionAck" and packet.session == "own"]
     assert acks, f"{remote!r} received no SessionAck in its last wait"
     assert acks[-1].fields[0] == count, f"AckSequenceNumber is {acks[-1].fields[0]}, expected {count}"
+    assert not acks[-1].problems, f"the SessionAck: {acks[-1].problems}"   # MS-MQQB:2.2.1:02
     named = set()
     for ack in acks:
         first, flags = ack.fields[1], ack.fields[2]

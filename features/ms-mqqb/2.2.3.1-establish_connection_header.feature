@@ -5,7 +5,7 @@ Feature: MS-MQQB 2.2.3.1 EstablishConnectionHeader
   the priority of the internal packets (D-86), are the acceptor's, and the run's profile
   records which the target chose.
 
-  @clause:MS-MQQB:2.2.3.1:01 @clause:MS-MQQB:2.2.2:01 @decision:D-86 @decision:D-87
+  @clause:MS-MQQB:2.2.3.1:01 @clause:MS-MQQB:2.2.2:01 @clause:MS-MQQB:2.2.1:02 @decision:D-86 @decision:D-87
   Scenario: The EstablishConnection response echoes the request's flags and pads with 0x5A
     Given a queue "orders"
     And another queue manager "remote" with an MS-MQQB session to the target
@@ -16,7 +16,7 @@ Feature: MS-MQQB 2.2.3.1 EstablishConnectionHeader
     Then the EstablishConnection "remote" received has OperatingSystem.RE 0x10, the SE bit it sent, either OS bit and 512 bytes of padding 0x5A
     And "remote" received an EstablishConnection, a ConnectionParameters and a SessionAck packet
 
-  @clause:MS-MQQB:2.2.2.1:01
+  @clause:MS-MQQB:2.2.2.1:01 @clause:MS-MQQB:2.2.1:02
   Scenario: The ConnectionParameters response leaves Reserved 0 and is 32 bytes
     Given another queue manager "remote" with an MS-MQQB session to the target
     Then the ConnectionParameters "remote" received has Reserved 0 and PacketSize 32

@@ -119,7 +119,7 @@ Feature: MS-MQQB 3.1.5.8.2 General Processing
   # The suite's session asks for AckTimeout 20 s (MS-MQQB 2.2.2.1), so the Session Ack Send timer an express packet
   # starts runs 10 s; the SessionAck comes when it fires, not before (a target that follows no virtual clock cannot
   # be held to the millisecond: not run there).
-  @clause:MS-MQQB:3.1.5.8.2:04
+  @clause:MS-MQQB:3.1.5.8.2:04 @clause:MS-MQQB:2.2.1:02
   Scenario: An express packet alone is acknowledged AckWaitTimeout / 2 after it came, not sooner
     Given another queue manager "remote" with an MS-MQQB session to the target
     And message "e1" is prepared with:
