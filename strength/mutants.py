@@ -164,12 +164,15 @@ RETEST_OUT = "survivors.jsonl"   # --survivors: verdicts that replace the earlie
 
 
 def readings_targets() -> list[str]:
-    """The reference as it is, then with every open decision's second reading at once, then every third one."""
+    """The reference as it is, then with every open decision's second reading at once, then every third one, then
+    with D-76 new-session alone: the session the reference opens itself is otherwise judged only beside D-86 nonzero
+    and D-87 set, which hide what its own request writes under their first readings."""
     from mqspec.reference.readings import OPEN_DECISIONS
     together = [",".join(f"{decision}:{readings[k]}" for decision, readings in OPEN_DECISIONS.items()
                          if len(readings) > k) for k in range(1, max(map(len, OPEN_DECISIONS.values()), default=1))]
     return ["reference", *(f"reference?readings={readings}&name=reference-readings-{k}"
-                           for k, readings in enumerate(together, start=2))]
+                           for k, readings in enumerate(together, start=2)),
+            "reference?readings=D-76:new-session&name=reference-new-session"]
 
 
 def _serve(source: Path, where: Path, pending: list, jobs: int, per_test: int, progress, out: Path) -> None:

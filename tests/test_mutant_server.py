@@ -265,9 +265,10 @@ def test_the_mutants_are_judged_under_every_reading_of_every_open_decision():
     from mqspec.strength.mutants import readings_targets
     targets = readings_targets()
     assert targets[0] == "reference"
-    taken = [pair for url in targets[1:] for pair in url.split("readings=", 1)[1].split("&", 1)[0].split(",")]
+    taken = [pair for url in targets[1:-1] for pair in url.split("readings=", 1)[1].split("&", 1)[0].split(",")]
     assert sorted(taken) == sorted(f"{decision}:{reading}" for decision, readings in OPEN_DECISIONS.items()
                                    for reading in readings[1:])
+    assert targets[-1] == "reference?readings=D-76:new-session&name=reference-new-session"   # D-76 alone
 
 
 def test_a_mutant_cosmic_ray_cannot_make_is_recorded_and_the_run_goes_on(tmp_path, monkeypatch):
