@@ -61,6 +61,24 @@ def ask_with_stamp(world: World, remote, whom, stamp):
     ask_for_session(world, remote, whom, stamp)
 
 
+@when(phrase('"{remote}" asks for a session naming the target as ServerGuid with OperatingSystem.SE 0'))
+def ask_after_a_ping(world: World, remote):
+    """MS-MQQB 2.2.3.1 SE 0: the initiator sent a Ping Request while it made the session (3.1.5.2.2)."""
+    peer = _peer(world, remote)
+    request = establish_connection(peer.guid, world.target.queue_manager_identifier, int(time.monotonic() * 1000))
+    operating_system = struct.unpack_from("<H", request, 56)[0] & ~0x0100   # after the two GUIDs and TimeStamp
+    peer.send(request[:56] + struct.pack("<H", operating_system) + request[58:])
+    _answer(world, remote, "EstablishConnection")
+
+
+@then(phrase('the target\'s EstablishConnection response to "{remote}" carries OperatingSystem.SE {bit:d}'))
+def answered_session_flag(world: World, remote, bit):
+    """MS-MQQB 2.2.3.1: the receiver sends the request's SE bit back."""
+    answer = _answer(world, remote, "EstablishConnection")
+    assert answer is not None, f"the target sent {remote!r} no EstablishConnection response"
+    assert answer.fields[3] >> 8 & 1 == bit, f"the response's OperatingSystem is 0x{answer.fields[3]:04X}: SE not {bit}"
+
+
 @then(phrase('the target\'s EstablishConnection response to "{remote}" carries TimeStamp {stamp}'))
 def answered_stamp(world: World, remote, stamp):
     """MS-MQQB 3.1.5.3.1: the response's TimeStamp is the request's (2.2.3.1: the field after the two GUIDs)."""

@@ -71,3 +71,10 @@ Feature: MS-MQQB 3.1.5.3.1 Receiving an EstablishConnection Packet: Request Pack
     When "plain" asks for a session naming the target as ServerGuid in a packet whose BaseHeader.Flags is 0x0048
     Then the target answered "plain" with CS clear, its ClientGuid and the target's GUID as ServerGuid
     And the session of "plain" is still open
+
+  # MS-MQQB 2.2.3.1: an initiator that sent a Ping Request sets SE 0, and the receiver sends the same value back.
+  @clause:MS-MQQB:2.2.3.1:01
+  Scenario: The EstablishConnection response echoes SE 0
+    Given another queue manager "pinged" connected to the target with no session
+    When "pinged" asks for a session naming the target as ServerGuid with OperatingSystem.SE 0
+    Then the target's EstablishConnection response to "pinged" carries OperatingSystem.SE 0
