@@ -206,10 +206,10 @@ def _srmp_headers(envelope: str, body: bytes, forced: dict) -> bytes:
 
 
 def _debug_header(forced: dict) -> bytes:
-    """MS-MQMQ 2.2.20.8: Flags (QT), Reserved, and a QueueIdentifier exactly when QT is 1 (unless a scenario writes
-    fewer of its 16 bytes)."""
+    """MS-MQMQ 2.2.20.8: Flags (QT in bits 0-1, the unused X2 - X15 above), Reserved, and a QueueIdentifier exactly
+    when QT is 1 (unless a scenario writes fewer of its 16 bytes)."""
     qt = forced["QT"]
-    identifier = bytes(range(0xA0, 0xB0))[:forced.get("QueueIdentifier bytes", 16 if qt == 1 else 0)]
+    identifier = bytes(range(0xA0, 0xB0))[:forced.get("QueueIdentifier bytes", 16 if qt & 3 == 1 else 0)]
     return struct.pack("<HH", qt, 0) + identifier
 
 

@@ -229,6 +229,7 @@ Feature: MS-MQMQ 2.2.20 UserMessage Packet and its optional headers
     Examples:
       | header                                      | field      | value        | more                | also     |
       | DebugHeader with its QueueIdentifier        | QT         | 1            | BodyType            | 0        |
+      | DebugHeader of QT 1 with the unused flag X2 | QT         | 0x0005       | BodyType            | 0        |
       | SoapHeader                                  | SoapHeader | <se:Header/> | SoapBody            | abc      |
       | SoapHeader of two empty sections            | SoapHeader |              | SoapBody            |          |
       | MultiQueueFormatHeader                      | MQF        | 1            | BodyType            | 0        |
