@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import re
 from functools import cache
+from operator import eq, ge, gt, le, lt, ne
 from pathlib import Path
 
 
@@ -29,13 +30,13 @@ def explanation(module: str, operator: str, line: str, changed: str, source: Pat
                 start: tuple[int, int] | None = None) -> str:
     """Why the mutant is equivalent to the reference, or "" if nobody has shown it.  With the project copy the
     mutant was made in (`source`) and its position, a change inside a postponed annotation, and one to the test of
-    a decision's only branch (choosing the decision's other reading), are recognised as such."""
+    a reading that holds for the same readings as before, are recognised as such."""
     found = EQUIVALENT_MUTANTS.get(mutant_key(module, operator, line, changed)) or \
         EQUIVALENT_LINES.get(line_key(module, line), "")
     if found or not (source and start and (source / module).is_file()):
         return found
     return (ANNOTATION if in_annotation(_tree(source / module), tuple(start)) else "") or \
-        reading_switch(source, module, operator, tuple(start)) or unread_property(source, module, operator,
+        reading_test(source, module, operator, tuple(start)) or unread_property(source, module, operator,
                                                                                    tuple(start))
 
 
@@ -88,45 +89,40 @@ _BRANCH = re.compile(r'readings\["(D-\d+)"\]')
 
 
 @cache
-def _branches(source: Path) -> dict[str, int]:
-    """How many places of the reference branch on each decision."""
-    counts: dict[str, int] = {}
-    for path in sorted((source / "reference").glob("*.py")):
-        for decision in _BRANCH.findall(path.read_text(encoding="utf-8")):
-            counts[decision] = counts.get(decision, 0) + 1
-    return counts
-
-
-@cache
 def _tree(path: Path) -> ast.Module:
     return ast.parse(path.read_text(encoding="utf-8"))
 
 
-def reading_switch(source: Path, module: str, operator: str, start: tuple[int, int]) -> str:
-    """The explanation of a mutant that only changes which branch of a two-reading open decision's only branch
-    point runs (the test `readings["D-NN"] == "reading"` itself): the reference then behaves as one of the two
-    readings, both of which the suite accepts by design (issue 8), or "" if the mutant is not such a change."""
+_COMPARISONS = {"Eq": eq, "NotEq": ne, "Lt": lt, "LtE": le, "Gt": gt, "GtE": ge}
+
+
+def reading_test(source: Path, module: str, mutation: str, start: tuple[int, int]) -> str:
+    """The explanation of a mutant that turns the test of a reading (`readings["D-NN"] == "name"`) into another
+    comparison that holds for exactly the same readings of that decision (its names compare alike, as strings,
+    under both), or "" otherwise: a comparison that holds for another reading makes the reference take it, which
+    the mutation run's --profile reference fails (strength/mutants.py), so such a mutant never needs explaining."""
     # imported here: the fork server imports this module before it may import the reference
     from mqspec.reference.readings import OPEN_DECISIONS
 
     path = source / module
-    if not path.is_file():
+    parts = mutation.removeprefix("core/ReplaceComparisonOperator_").split("_")
+    if not (mutation.startswith("core/ReplaceComparisonOperator_") and len(parts) == 2 and path.is_file()
+            and all(part in _COMPARISONS for part in parts)):
         return ""
+    before, after = (_COMPARISONS[part] for part in parts)
     for node in ast.walk(_tree(path)):
         if not (isinstance(node, ast.Compare) and len(node.ops) == 1 and isinstance(node.left, ast.Subscript)
                 and isinstance(node.left.slice, ast.Constant) and isinstance(node.comparators[0], ast.Constant)):
             continue
-        decision = node.left.slice.value
-        if not (isinstance(decision, str) and _BRANCH.fullmatch(f'readings["{decision}"]')):
+        decision, name = node.left.slice.value, node.comparators[0].value
+        if not (isinstance(decision, str) and _BRANCH.fullmatch(f'readings["{decision}"]') and isinstance(name, str)):
             continue
-        begin, end = (node.lineno, node.col_offset), (node.end_lineno, node.end_col_offset)
-        test_itself = (operator.startswith("core/ReplaceComparisonOperator_") and begin <= start < end) or \
-            (operator == "core/AddNot" and start == begin)
-        if (test_itself and len(OPEN_DECISIONS.get(decision, ())) == 2
-                and _branches(source).get(decision) == 1):
-            return (f"changes only the test of {decision}'s only branch, so the reference behaves as one of its "
-                    f"two readings ({' or '.join(OPEN_DECISIONS[decision])}), both of which a conforming server "
-                    f"may take and the suite accepts (spec/decisions.md)")
+        if not (node.lineno, node.col_offset) <= start < (node.end_lineno, node.end_col_offset):
+            continue
+        readings = OPEN_DECISIONS.get(decision, ())
+        if readings and all(before(reading, name) == after(reading, name) for reading in readings):
+            return (f"{decision}'s readings ({', '.join(readings)}) compare with \"{name}\" alike under both "
+                    f"comparisons, so the reference takes the same reading of {decision} as before")
     return ""
 
 
@@ -2709,6 +2705,21 @@ _ENTRIES += (   # reference/mqqb_packets.py, issue 22 (its second triage): check
      '_within(offset + MQF_SIGNATURE.size, size, "MS-MQMQ:2.2.20:02", "the MQFSignatureHeader")',
      '_within(offset ^ MQF_SIGNATURE.size, size, "MS-MQMQ:2.2.20:02", "the MQFSignatureHeader")',
      'the result is discarded and each mutant bound is at most offset + 8, so the mutant never refuses what the original takes; where the original refuses (the 8-byte MQFSignatureHeader does not fit), the unpack reads past PacketSize: struct.error (the same format error) or, with a SessionHeader after it, an ID other than 0x015E (refused) or a header whose end, at least offset + 8, runs past PacketSize at the next _within: the same close'),
+)
+
+_ENTRIES += (   # reference/mqqb_session.py, issue 22: the recoverable count since the last SessionAck (D-78, the 16-bit wrap)
+    ('reference/mqqb_session.py', 'core/ReplaceComparisonOperator_GtE_Eq',
+     'if self._recoverable_since_ack() >= RECOVERABLE_FLAG_BITS:',
+     'if self._recoverable_since_ack() == RECOVERABLE_FLAG_BITS:',
+     'the count of recoverable packets since the last SessionAck is tested before each one is counted, starts at 0, grows by one and goes back to 0 at every SessionAck (here at 32 at the latest): it is never above 32 when tested, so == 32 holds exactly when >= 32 does'),
+    ('reference/mqqb_session.py', 'core/ReplaceComparisonOperator_GtE_Is',
+     'if self._recoverable_since_ack() >= RECOVERABLE_FLAG_BITS:',
+     'if self._recoverable_since_ack() is RECOVERABLE_FLAG_BITS:',
+     'the count is never above 32 when tested (see == 32), and CPython keeps one object for each int from -5 to 256, so `is 32` holds exactly when == 32 does'),
+    ('reference/mqqb_session.py', 'core/ReplaceBinaryOperator_BitAnd_Mod',
+     'return (self.recoverable_message_received_count - self.last_acked_recoverable_msg_seq_number) & 0xFFFF',
+     'return (self.recoverable_message_received_count - self.last_acked_recoverable_msg_seq_number) % 0xFFFF',
+     'not reached by the suite: % 0xFFFF and & 0xFFFF agree while the difference lies in 0 - 0xFFFE, which it leaves only when the 16-bit counter wraps, after 65,535 recoverable packets on one session; tests/test_mqqb_session_counters.py checks the wrap'),
 )
 
 EQUIVALENT_MUTANTS: dict[str, str] = {mutant_key(module, operator, line, changed): reason
