@@ -199,7 +199,7 @@ def _srmp_headers(envelope: str, body: bytes, forced: dict) -> bytes:
     each padded to 4 bytes."""
     text = envelope.encode("utf-16-le") + b"\0\0"
     out = struct.pack("<HHI", 0, 0, forced.get("DataLength", len(text) // 2)) + text + bytes(-len(text) % 4)
-    data, offset = compound_message(body)
+    data, offset = compound_message(body, forced.get("compound trailer bytes", 2))
     out += struct.pack("<HHIII", 0, 0, forced.get("HTTPBodySize", len(data)), len(body),
                        forced.get("MsgBodyOffset", offset))
     return out + data + bytes(-len(data) % 4)
@@ -245,12 +245,12 @@ def _multi_queue_format_header(destination: tuple, source: bytes, forced: dict) 
     return out + signature + bytes(-len(signature) % 4)
 
 
-def compound_message(body: bytes) -> tuple[bytes, int]:
-    """The CompoundMessageHeader.Data the suite writes for an SRMP message (an HTTP POST carrying `body`, then a
-    line after it, as a MIME part's closing line follows its body), and where the body starts in it (MS-MQRR
-    2.2.5.1.2.2: MsgBodyOffset and MsgBodySize place the body, so it need not end the data)."""
+def compound_message(body: bytes, trailer: int = 2) -> tuple[bytes, int]:
+    """The CompoundMessageHeader.Data the suite writes for an SRMP message (an HTTP POST carrying `body`, then, unless
+    `trailer` is 0, a line after it, as a MIME part's closing line follows its body), and where the body starts in
+    it (MS-MQRR 2.2.5.1.2.2: MsgBodyOffset and MsgBodySize place the body, so it need not end the data)."""
     head = f"POST /msmq HTTP/1.1\r\nContent-Length: {len(body)}\r\n\r\n".encode()
-    return head + body + b"\r\n", len(head)
+    return head + body + b"\r\n"[:trailer], len(head)
 
 
 def user_message(out: Outgoing) -> bytes:

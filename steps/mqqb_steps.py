@@ -79,7 +79,8 @@ FORCED_FIELDS = ("DM", "LabelLength", "MessageSize", "ExtensionSize", "Encryptio
                  "RQ Count", "DataLength", "HTTPBodySize", "MsgBodyOffset", "QT", "HH", "MQ", "trailing bytes",
                  "QueueIdentifier bytes", "HeaderSectionID", "HeaderDataLength", "BodySectionID", "BodyDataLength",
                  "MQF HeaderID", "MQF HeaderSize", "MQFSignatureHeader ID", "MQFSignatureHeader Size",
-                 "MQF Signature bytes", "padded to PacketSize", "CQ", "MP", "UserFlags", "BaseFlags", "SecurityFlags")
+                 "MQF Signature bytes", "padded to PacketSize", "CQ", "MP", "UserFlags", "BaseFlags", "SecurityFlags",
+                 "compound trailer bytes")
 BASE_FIELDS = ("VersionNumber", "Signature")   # MS-MQQB 3.1.5.1.2: written over the BaseHeader's right values
 SESSION_FIELDS = ("SessionHeader",)   # counting or miscounting: a SessionHeader carried by the packet (3.1.5.8.4)
 SEQUENCE_FIELDS = ("TxSequenceID", "TxSequenceNumber", "TxPreviousSequenceNumber", "FM", "LM",

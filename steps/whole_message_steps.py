@@ -74,10 +74,11 @@ def reads_back_as_sent(world, label, remote):
     if out.srmp_envelope is not None:  # D-90 read: the two headers behind AH come back as they were sent
         expected["UserHeader.Flags.AH"] = (read.flags["AH"], 1)
         expected["SRMPEnvelopeHeader.Data"] = (read.srmp_envelope, out.srmp_envelope)
-        expected["CompoundMessageHeader.Data"] = (read.compound_message, compound_message(out.body)[0])
+        data, offset = compound_message(out.body, out.forced.get("compound trailer bytes", 2))
+        expected["CompoundMessageHeader.Data"] = (read.compound_message, data)
         # MS-MQRR 2.2.5.1.2.2 where the body lies in it, as the sender said
         expected["CompoundMessageHeader.MsgBodyOffset and MsgBodySize"] = (
-            read.compound_body, (compound_message(out.body)[1], len(out.body)))
+            read.compound_body, (offset, len(out.body)))
     if out.admin:  # without one, the acknowledgments are D-95's
         expected["MessagePropertiesHeader.Flags"] = (read.acknowledgements, out.acknowledgements & 0x0F)
     if out.sender_certificate:  # the SecurityHeader but its SecurityID (D-96) and ST
@@ -103,6 +104,17 @@ def reads_back_as_sent(world, label, remote):
         if not _same_name(got, sent):
             changed.append(f"UserHeader.{name}: sent {sent!r}, read back {got!r}")
     assert not changed, f"{label!r} read back changed:\n  " + "\n  ".join(changed)
+
+
+@then(phrase('the packet of "{label}" reads back with TransactionHeader FM {fm:d}, LM {lm:d} and XactIndex {index}'))
+def transaction_bits_read_back(world, label, fm, lm, index):
+    """MS-MQMQ 2.2.20.5 Flags: FM bit 2, LM bit 3, the transaction's 20-bit index in bits 4 - 23, as the sender
+    wrote them (MS-MQQB 3.1.7.10), whatever else its TransactionHeader carried."""
+    read, _, _ = _packet(world, label)
+    assert read.transaction_header is not None, f"the packet of {label!r} has no TransactionHeader"
+    flags = read.transaction_header[0]
+    got = (flags >> 2 & 1, flags >> 3 & 1, flags >> 4 & 0xFFFFF)
+    assert got == (fm, lm, int(index, 0)), f"the TransactionHeader reads back FM {got[0]}, LM {got[1]}, XactIndex {got[2]}"
 
 
 @then(phrase('by D-95 the packet of "{label}" asks for the acknowledgments "{remote}" sent (kept) or for none '

@@ -236,10 +236,10 @@ Feature: MS-MQMQ 2.2.20 UserMessage Packet and its optional headers
       | MultiQueueFormatHeader with a signature     | MQF        | 1            | MQF Signature bytes | 6        |
 
   @clause:MS-MQMQ:2.2.20:02 @clause:MS-MQMQ:2.2.20.2:02 @clause:MS-MQMQ:2.2.20.7:02 @clause:MS-MQMQ:2.2.20.8:02
-  Scenario: A DebugHeader, a SoapHeader, a MultiQueueFormatHeader and a SessionHeader in one packet are all read past
+  Scenario Outline: A DebugHeader, a SoapHeader, a MultiQueueFormatHeader and a SessionHeader in one packet are all read past (a body of <n> bytes)
     Given another queue manager "remote" with an MS-MQQB session to the target
     And message "m1" is prepared with:
-      | body | hello |
+      | body | <body> |
     When "remote" sends the prepared message "m1" to "orders" with packet fields:
       | QT            | 1            |
       | SoapHeader    | <se:Header/> |
@@ -248,6 +248,12 @@ Feature: MS-MQMQ 2.2.20 UserMessage Packet and its optional headers
       | SessionHeader | counting     |
     Then the session of "remote" is still open
     And "orders" holds "m1"
+
+    # the DebugHeader starts at 136 or 140, so the QueueIdentifier and what follows start at other offsets
+    Examples:
+      | n | body      |
+      | 5 | hello     |
+      | 9 | ninebytes |
 
   # The same with SRMP's two headers between the DebugHeader and the SoapHeader (MS-MQRR 2.2.5.1.2): read and
   # delivered, or refused as a whole (D-90).

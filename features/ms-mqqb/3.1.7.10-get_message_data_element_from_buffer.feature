@@ -67,6 +67,21 @@ Feature: MS-MQQB 3.1.7.10 Get Message Data Element From Buffer
       | 0  | 0  | 0  | 1       |
       | 0  | 1  | 0  | 0x10    |
 
+  # The same with a ConnectorQMGuid (CG, bit 0) beside FM and LM clear: those bits read back as sent.
+  @clause:MS-MQQB:3.1.7.10:01 @clause:MS-MQDMPR:3.1.7.1.31:01
+  Scenario: A transactional packet with a ConnectorQMGuid reads back its FM, LM and XactIndex as sent
+    Given a transactional queue "ledger"
+    And message "t1" is prepared with:
+      | delivery | recoverable |
+    When "remote" sends the prepared message "t1" to "ledger" with packet fields:
+      | TH        | 1 |
+      | CG        | 1 |
+      | FM        | 0 |
+      | LM        | 0 |
+      | XactIndex | 1 |
+    And every message in "ledger" is peeked
+    Then the packet of "t1" reads back with TransactionHeader FM 0, LM 0 and XactIndex 1
+
   @clause:MS-MQQB:3.1.7.10:01 @clause:MS-MQDMPR:3.1.7.1.31:01 @clause:MS-MQRR:2.2.5.1:08 @decision:D-96
   Scenario: The sender's SID in an unsigned SecurityHeader reads back as sent, or is dropped
     Given message "m1" is prepared with:
@@ -162,13 +177,19 @@ Feature: MS-MQQB 3.1.7.10 Get Message Data Element From Buffer
   # An SRMP message (UserHeader.Flags.AH) carries its body inside the compound message (MS-MQRR 2.2.5.1.2);
   # a target that delivers it (D-90 read) must give back the envelope and the compound message it came with.
   @clause:MS-MQQB:3.1.7.10:01 @clause:MS-MQRR:2.2.5.1:08 @decision:D-90
-  Scenario: An SRMP message delivered over MS-MQQB reads back with its envelope and compound message
+  Scenario Outline: An SRMP message delivered over MS-MQQB reads back with its envelope and compound message (<where>)
     Given message "m1" is prepared with:
       | body | inside the compound message |
     When "remote" sends the prepared message "m1" to "orders" with packet fields:
-      | AH | 1 |
+      | AH                     | 1         |
+      | compound trailer bytes | <trailer> |
     And every message in "orders" is peeked
     Then by D-90 the packet of "m1" reads back as "remote" sent it, its SRMP headers included (read), or the target closed the session and "orders" holds nothing (refuse)
+
+    Examples:
+      | where                                  | trailer |
+      | a line after the body                  | 2       |
+      | the body at the end of the compound message | 0  |
 
   # MS-MQMQ 2.2.19.1: a transactional message has priority 0, so one another queue manager sends queues behind a
   # transactional message already in the queue, as one of the same priority does.
