@@ -517,6 +517,19 @@ def received_internal_kinds(world, remote):
     assert not missing, f"{remote!r} received no {', '.join(sorted(missing))} (it received {sorted(kinds)})"
 
 
+RESERVED_BASE_FLAGS = 0xFEC0   # MS-MQMQ 2.2.19.1 BaseHeader.Flags X9, X8 and X6 - X0 (bits 6, 7, 9 - 15)
+
+
+@then(phrase('every packet "{remote}" received sets no reserved BaseHeader flag'))
+def no_reserved_base_flags(world, remote):
+    """MS-MQMQ 2.2.19.1: the reserved flag bits SHOULD NOT be set when sent."""
+    received = _peer(world, remote).received
+    assert received, f"{remote!r} received nothing"
+    for packet in received:
+        assert not packet.base_flags & RESERVED_BASE_FLAGS, \
+            f"a {packet.kind} packet has BaseHeader.Flags 0x{packet.base_flags:04X}: reserved bits set"
+
+
 @then(phrase('every packet "{remote}" received that is not a UserMessage has TimeToReachQueue 0xFFFFFFFF'))
 def internal_packets_never_expire(world, remote):
     internal = [packet for packet in _peer(world, remote).received if packet.internal]

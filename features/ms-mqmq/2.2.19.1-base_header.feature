@@ -119,6 +119,21 @@ Feature: MS-MQMQ 2.2.19.1 BaseHeader
     Then "remote" received an EstablishConnection, a ConnectionParameters and a SessionAck packet
     And every packet "remote" received that is not a UserMessage has TimeToReachQueue 0xFFFFFFFF
 
+  # Whatever priority an internal packet carries (D-86), the reserved bits beside it stay clear.
+  @clause:MS-MQMQ:2.2.19.1:14
+  Scenario: The packets the target sends set no reserved BaseHeader flag
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "r1" is prepared with:
+      | delivery | recoverable |
+    And message "t1" is prepared with:
+      | delivery | recoverable |
+    And a transactional queue "ledger"
+    When "remote" sends the prepared message "r1" to "orders"
+    And "remote" sends the prepared message "t1" to "ledger" with packet fields:
+      | TH | 1 |
+    And "remote" waits 1000 ms for the target's packets
+    Then every packet "remote" received sets no reserved BaseHeader flag
+
   # A receiver reads PacketSize from packets another queue manager sends on an MS-MQQB session; every header
   # is padded to 4 bytes, so a UserMessage's PacketSize is a multiple of 4 (D-92); bytes after the last header
   # are allowed (D-91), so 4 more keep the packet well formed.
