@@ -200,8 +200,8 @@ def _peer(world: World, name: str) -> Peer:
 @given(phrase('a queue name "{alias}" for the format name "{name}"'))
 def named_format_name(world, alias, name):
     """A queue the scenario names by a format name of its own (a public queue's PUBLIC=<GUID>, MS-MQMQ 2.1.3), which
-    the target need not hold."""
-    world.queues[alias] = name
+    the target need not hold; "{target}" stands for the target's queue manager GUID."""
+    world.queues[alias] = name.replace("{target}", str(uuid.UUID(bytes_le=world.target.queue_manager_identifier)))
 
 
 @given(phrase('another queue manager "{remote}" with an MS-MQQB session to the target'))

@@ -49,3 +49,26 @@ Feature: MS-MQQB 2.2.4 OrderAck Packet
     And "remote" waits 2000 ms for the target's packets
     Then "ledger" holds "t1", "t2" and "t3"
     And "remote" received an OrderAck for "t3"
+
+  # Here the target receives an OrderAck: the peer's, addressed to the target's order queue (private queue 4, MS-MQQB
+  # 2.2.4). It is an acknowledgment, not a message, so none of the scenario's five queues holds it (on a queue manager
+  # that numbers its private queues from 1, one of them is private queue 4).
+  @clause:MS-MQQB:3.1.5.1.1:01
+  Scenario: An OrderAck from the peer is taken as an acknowledgment, not put in a queue
+    Given a queue "first"
+    And a queue "second"
+    And a queue "third"
+    And a queue "fourth"
+    And a queue name "order queue" for the format name "PRIVATE={target}\00000004"
+    And message "QM Ordering Ack" is prepared with:
+      | body     | 0123456789abcdef0123456789abcdef0123 |
+      | class    | 0x00FF                               |
+      | priority | 0                                    |
+    When "remote" sends the prepared message "QM Ordering Ack" to "order queue"
+    And "remote" waits 500 ms for the target's packets
+    Then the session of "remote" is still open
+    And "first" holds nothing
+    And "second" holds nothing
+    And "third" holds nothing
+    And "fourth" holds nothing
+    And "ledger" holds nothing
