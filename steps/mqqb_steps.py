@@ -45,6 +45,7 @@ clock runs in real time) waits that long in real time.
 
 from __future__ import annotations
 
+import re
 import struct
 import time
 import uuid
@@ -200,8 +201,11 @@ def _peer(world: World, name: str) -> Peer:
 @given(phrase('a queue name "{alias}" for the format name "{name}"'))
 def named_format_name(world, alias, name):
     """A queue the scenario names by a format name of its own (a public queue's PUBLIC=<GUID>, MS-MQMQ 2.1.3), which
-    the target need not hold; "{target}" stands for the target's queue manager GUID."""
-    world.queues[alias] = name.replace("{target}", str(uuid.UUID(bytes_le=world.target.queue_manager_identifier)))
+    the target need not hold; "{target}" stands for the target's queue manager GUID, "{queue manager of NAME}" for
+    the GUID of the queue manager the suite plays as NAME."""
+    name = name.replace("{target}", str(uuid.UUID(bytes_le=world.target.queue_manager_identifier)))
+    world.queues[alias] = re.sub(r"\{queue manager of (\w+)\}",
+                                 lambda found: str(uuid.UUID(bytes_le=_peer(world, found[1]).guid)), name)
 
 
 @given(phrase('another queue manager "{remote}" with an MS-MQQB session to the target'))

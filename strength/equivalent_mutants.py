@@ -2722,6 +2722,28 @@ _ENTRIES += (   # reference/mqqb_session.py, issue 22: the recoverable count sin
      'not reached by the suite: % 0xFFFF and & 0xFFFF agree while the difference lies in 0 - 0xFFFE, which it leaves only when the 16-bit counter wraps, after 65,535 recoverable packets on one session; tests/test_mqqb_session_counters.py checks the wrap'),
 )
 
+_ENTRIES += (   # reference/mqqb_packets.py, issue 22: D-98's flag test and the acknowledgments' trailing bytes
+    ('reference/mqqb_packets.py', 'core/ReplaceBinaryOperator_Mod_BitAnd',
+     'props += bytes(-len(props) % 4)',
+     'props += bytes(-len(props) & 4)',
+     'the header is 124 bytes, so -124 & 4 adds 4 zero bytes after the already aligned MessagePropertiesHeader: a well-formed packet with bytes after its last header, which receivers do not read (D-91) and no rule of MS-MQQB 2.2.4 / 2.2.5 forbids; PacketSize stays a multiple of 4'),
+)
+
+_ENTRIES += (   # reference/mqqb_session.py, issue 22: D-98's flag test and the acknowledgments' trailing bytes
+    ('reference/mqqb_session.py', 'core/ReplaceComparisonOperator_NotEq_Gt',
+     'flagged = self.recoverable_msg_ack_flags != 0 and self.qm.readings["D-98"] == "timer"',
+     'flagged = self.recoverable_msg_ack_flags > 0 and self.qm.readings["D-98"] == "timer"',
+     'RecoverableMsgAckFlags is a non-negative bit set, so > 0 holds exactly when != 0 does'),
+    ('reference/mqqb_session.py', 'core/ReplaceComparisonOperator_NotEq_GtE',
+     'flagged = self.recoverable_msg_ack_flags != 0 and self.qm.readings["D-98"] == "timer"',
+     'flagged = self.recoverable_msg_ack_flags >= 0 and self.qm.readings["D-98"] == "timer"',
+     "the test matters only when the timer fires with UnackedReceivedMsgCount 0, which happens only after an immediate SessionAck, whose packet's bit is set right after it (MS-MQQB 3.1.5.8.7): the flags are then never 0, so >= 0 holds exactly when != 0 does"),
+    ('reference/mqqb_session.py', 'core/NumberReplacer',
+     'flagged = self.recoverable_msg_ack_flags != 0 and self.qm.readings["D-98"] == "timer"',
+     'flagged = self.recoverable_msg_ack_flags != -1 and self.qm.readings["D-98"] == "timer"',
+     "the flags are a non-negative bit set, never -1, and they are never 0 when the timer fires with UnackedReceivedMsgCount 0 (only after an immediate SessionAck, whose packet's bit is set right after it): != -1 holds wherever != 0 matters"),
+)
+
 EQUIVALENT_MUTANTS: dict[str, str] = {mutant_key(module, operator, line, changed): reason
                                       for module, operator, line, changed, reason in _ENTRIES if operator != "*"}
 EQUIVALENT_LINES: dict[str, str] = {line_key(module, line): reason

@@ -194,7 +194,7 @@ Feature: MS-MQQB 3.1.7.10 Get Message Data Element From Buffer
   # MS-MQMQ 2.2.19.1: a transactional message has priority 0, so one another queue manager sends queues behind a
   # transactional message already in the queue, as one of the same priority does.
   @clause:MS-MQMQ:2.2.19.1:02 @clause:MS-MQQB:3.1.7.10:01
-  Scenario: A transactional message from another queue manager takes priority 0 and queues behind one already there
+  Scenario: A transactional message from another queue manager takes priority 0: behind one already there, before one after it
     Given a transactional queue "ledger"
     And the client begins transaction "t"
     And message "a" is sent to "ledger" in transaction "t"
@@ -203,4 +203,21 @@ Feature: MS-MQQB 3.1.7.10 Get Message Data Element From Buffer
       | delivery | recoverable |
     When "remote" sends the prepared message "t1" to "ledger" with packet fields:
       | TH | 1 |
-    Then "ledger" holds "a" and "t1"
+    And the client begins transaction "u"
+    And message "b" is sent to "ledger" in transaction "u"
+    And transaction "u" is committed
+    Then "ledger" holds "a", "t1" and "b"
+
+  # MS-MQMQ 2.2.19.2 AQ 2 and RQ 2: private queues of the sending queue manager, written by number alone.
+  @clause:MS-MQQB:3.1.7.10:01 @clause:MS-MQMQ:2.2.19.2:06
+  Scenario: Administration and response queues on the sender (AQ 2, RQ 2) read back as the sender named them
+    Given a queue name "sender admin" for the format name "PRIVATE={queue manager of remote}\00000005"
+    And a queue name "sender replies" for the format name "PRIVATE={queue manager of remote}\00000006"
+    And message "m1" is prepared with:
+      | body           | hello          |
+      | admin queue    | sender admin   |
+      | response queue | sender replies |
+    When "remote" sends the prepared message "m1" to "orders"
+    And every message in "orders" is peeked
+    Then the session of "remote" is still open
+    And the packet of "m1" reads back as "remote" sent it

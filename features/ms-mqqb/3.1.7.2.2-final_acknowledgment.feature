@@ -119,9 +119,9 @@ Feature: MS-MQQB 3.1.7.2.2 Final Acknowledgment
   # message goes to the queue manager that sent it, whichever opened its session first and whichever the target
   # answered before (on the session that peer opened, or one the target opened to it: D-76).
   @clause:MS-MQQB:3.1.7.2.2:01 @clause:MS-MQQB:3.1.7.17:01 @decision:D-76
-  Scenario Outline: Each of two queue managers gets the FinalAck for its own message (<first> first)
-    Given another queue manager "low" whose GUID is 00000000-0000-0000-0000-000000000001 with an MS-MQQB session to the target
-    And another queue manager "high" whose GUID is ffffffff-ffff-ffff-ffff-fffffffffffe with an MS-MQQB session to the target
+  Scenario Outline: Each of two queue managers gets the FinalAck for its own message (<opened> opened first, <first> sends first)
+    Given another queue manager "<opened>" whose GUID is <guid> with an MS-MQQB session to the target
+    And another queue manager "<later>" whose GUID is <other guid> with an MS-MQQB session to the target
     And message "t1" is prepared with:
       | journal | yes |
     And message "t2" is prepared with:
@@ -142,9 +142,11 @@ Feature: MS-MQQB 3.1.7.2.2 Final Acknowledgment
     Then "<second>" received a FinalAck of class MQMSG_CLASS_ACK_RECEIVE for "t2"
 
     Examples:
-      | first | second |
-      | low   | high   |
-      | high  | low    |
+      | opened | guid                                 | later | other guid                           | first | second |
+      | low    | 00000000-0000-0000-0000-000000000001 | high  | ffffffff-ffff-ffff-ffff-fffffffffffe | low   | high   |
+      | low    | 00000000-0000-0000-0000-000000000001 | high  | ffffffff-ffff-ffff-ffff-fffffffffffe | high  | low    |
+      | high   | ffffffff-ffff-ffff-ffff-fffffffffffe | low   | 00000000-0000-0000-0000-000000000001 | low   | high   |
+      | high   | ffffffff-ffff-ffff-ffff-fffffffffffe | low   | 00000000-0000-0000-0000-000000000001 | high  | low    |
 
   # D-75: a FinalAck answers a transactional message; one that is not transactional, though it asked for source
   # journaling, gets none when it leaves its queue.
