@@ -299,3 +299,17 @@ Feature: MS-MQMQ 2.2.20 UserMessage Packet and its optional headers
       | MultiQueueFormatHeader | MQF        | 1            | MQFSignatureHeader ID   | 0x015F |
       | MultiQueueFormatHeader | MQF        | 1            | MQFSignatureHeader ID   | 0x015D |
       | MultiQueueFormatHeader | MQF        | 1            | MQFSignatureHeader Size | 1      |
+
+  # An MQFSignatureHeader whose Size is one more than the 4 signature bytes written: the signature, padded to 4,
+  # would end 4 bytes past PacketSize.
+  @clause:MS-MQMQ:2.2.20.2:02
+  Scenario: An MQFSignatureHeader whose Size runs one byte past its signature makes the receiver close the session
+    Given another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | body | hello |
+    When "remote" sends the prepared message "m1" to "orders" with packet fields:
+      | MQF                     | 1 |
+      | MQF Signature bytes     | 4 |
+      | MQFSignatureHeader Size | 5 |
+    Then the target closed the session of "remote"
+    And "orders" holds nothing
