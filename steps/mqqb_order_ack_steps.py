@@ -68,11 +68,12 @@ def order_ack_for(world: World, remote, label):
     ack = found[-1]
     dq = ack.user_flags >> 10 & 7
     if (ack.base_flags or ack.user_flags != (_MP | dq << 10) or dq not in (3, 7) or len(ack.body) != _BODY.size
-            or ack.properties_flags or ack.body_type or ack.problems):   # 2.2.4: Flags 0, BodyType VT_EMPTY
+            or ack.properties_flags or ack.body_type or ack.privacy_level or ack.problems):   # 2.2.4, 2.2.4.1
         raise clause_failure(f"the OrderAck has BaseHeader.Flags {ack.base_flags:#06x}, UserHeader.Flags "
                              f"{ack.user_flags:#010x}, MessagePropertiesHeader.Flags {ack.properties_flags:#04x}, "
-                             f"BodyType {ack.body_type} and a {len(ack.body)}-byte body {ack.problems or ''}: "
-                             f"Flags 0, MP and DQ 3 or 7 alone, Flags 0, VT_EMPTY, 36 bytes ({ORDER_ACK_FLAGS})",
+                             f"BodyType {ack.body_type}, PrivacyLevel {ack.privacy_level} and a {len(ack.body)}-byte "
+                             f"body {ack.problems or ''}: Flags 0, MP and DQ 3 or 7 alone, Flags 0, VT_EMPTY, a clear "
+                             f"36-byte body ({ORDER_ACK_FLAGS})",
                              ORDER_ACK_FLAGS)
     check_order_queue(peer, ack, "the OrderAck")
     sequence_id, number, previous, _ = _BODY.unpack(ack.body)   # Reserved: ignored on receipt

@@ -343,6 +343,7 @@ class Received:
     body: bytes = b""
     properties_flags: int = 0      # MessagePropertiesHeader.Flags (the acknowledgments asked for)
     body_type: int = 0             # MessagePropertiesHeader.BodyType
+    privacy_level: int = 0         # MessagePropertiesHeader.PrivacyLevel
     problems: list[str] = field(default_factory=list)
     packet_size: int = 0           # BaseHeader.PacketSize as written
     padding: bytes = b""           # an EstablishConnection's 512 bytes of Padding (MS-MQQB 2.2.3.1)
@@ -452,8 +453,8 @@ def _user_shaped(packet: bytes, size: int, out: Received) -> None:
         sizes = struct.unpack_from("<HHHHII", packet, offset)[1:]
         offset += 16 + sum((n + 3) & ~3 for n in sizes)  # SecurityHeader
     props = offset
-    out.properties_flags, label_length, out.message_class, _, out.body_type, _, body_size, _, _, _, _, extension = \
-        struct.unpack_from("<BBH20sIIIIIIII", packet, offset)
+    (out.properties_flags, label_length, out.message_class, _, out.body_type, _, body_size, _, out.privacy_level, _, _,
+     extension) = struct.unpack_from("<BBH20sIIIIIIII", packet, offset)
     offset += 56
     if label_length > 0xFA:
         out.problems.append(f"MS-MQMQ:2.2.19.3:12: LabelLength {label_length}")

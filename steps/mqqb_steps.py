@@ -645,9 +645,10 @@ def _final_acks(world: World, remote: str, label: str) -> list[Received]:
         if source == peer.guid and acknowledged == message_id:
             dq = packet.user_flags >> 10 & 7
             if packet.user_flags != (_MP | 1 << 5 | dq << 10) or dq not in (3, 7) or packet.properties_flags \
-                    or packet.problems:   # MS-MQQB 2.2.5 MessagePropertiesHeader.Flags all 0
+                    or packet.privacy_level or packet.problems:   # MS-MQQB 2.2.5 Flags 0; 2.2.5.1 a clear body
                 raise clause_failure(f"the FinalAck of {label!r} has UserHeader.Flags {packet.user_flags:#010x}, "
-                                     f"MessagePropertiesHeader.Flags {packet.properties_flags:#04x} "
+                                     f"MessagePropertiesHeader.Flags {packet.properties_flags:#04x}, PrivacyLevel "
+                                     f"{packet.privacy_level} "
                                      f"{packet.problems or ''}: MP, DM 1 (recoverable) and DQ 3 or 7 alone, Flags 0 "
                                      f"({FINAL_ACK_FLAGS})", FINAL_ACK_FLAGS)
             check_order_queue(peer, packet, f"the FinalAck of {label!r}")

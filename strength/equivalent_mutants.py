@@ -2744,6 +2744,17 @@ _ENTRIES += (   # reference/mqqb_session.py, issue 22: D-98's flag test and the 
      "the flags are a non-negative bit set, never -1, and they are never 0 when the timer fires with UnackedReceivedMsgCount 0 (only after an immediate SessionAck, whose packet's bit is set right after it): != -1 holds wherever != 0 matters"),
 )
 
+_ENTRIES += (   # reference/mqqb_packets.py, issue 22: the algorithms an acknowledgment names for a body nobody signs or encrypts
+    ('reference/mqqb_packets.py', 'core/NumberReplacer',
+     '0, 0, 0, 0) + label + body',
+     '0, 1, 0, 0) + label + body',
+     "that field is the OrderAck's or FinalAck's HashAlgorithm: MS-MQQB 2.2.4 and 2.2.5 fix none, the packet carries no SecurityHeader and so no signature it would name the hash of (MS-MQMQ 2.2.19.3 reads the field only for a signed packet), and neither the reference's 0 nor 1 is in MS-MQMQ 2.2.19.3's table: no rule tells the two apart"),
+    ('reference/mqqb_packets.py', 'core/NumberReplacer',
+     '0, 0, 0, 0) + label + body',
+     '0, 0, 1, 0) + label + body',
+     "that field is the OrderAck's or FinalAck's EncryptionAlgorithm: MS-MQQB 2.2.4 and 2.2.5 fix none, the body is in the clear with no SecurityHeader (MS-MQMQ 2.2.19.3 reads the field only with EB set), and neither the reference's 0 nor 1 is in MS-MQMQ 2.2.19.3's table: no rule tells the two apart"),
+)
+
 EQUIVALENT_MUTANTS: dict[str, str] = {mutant_key(module, operator, line, changed): reason
                                       for module, operator, line, changed, reason in _ENTRIES if operator != "*"}
 EQUIVALENT_LINES: dict[str, str] = {line_key(module, line): reason
