@@ -285,7 +285,8 @@ class MqqbSession:
         self.recoverable_msg_ack_flags |= 1 << (self._recoverable_since_ack() - 1)
 
     def _recoverable_since_ack(self) -> int:
-        """The recoverable packets received since the last SessionAck; the 16-bit counters wrap (MS-MQMQ:2.2.20.4:01)."""
+        """The recoverable packets received since the last SessionAck; the 16-bit counters wrap
+        (MS-MQMQ:2.2.20.4:01)."""
         return (self.recoverable_message_received_count - self.last_acked_recoverable_msg_seq_number) & 0xFFFF
 
     def _start_ack_send_timer(self, duration_ms: int) -> None:

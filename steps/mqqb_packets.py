@@ -14,8 +14,8 @@ an SRMP envelope and compound message behind AH (the layout of MS-MQRR 2.2.5.1.2
 field in `forced` (DM, LabelLength, MessageSize, ExtensionSize, EncryptionKeySize, a direct
 name's Count, DataLength, HTTPBodySize, MsgBodyOffset, the flags DH, HH, MQ and a DebugHeader's
 QT, bytes after the last header, or as many as make PacketSize a given size, CQ with its ConnectorType,
-MP cleared, reserved BaseHeader, UserHeader or SecurityHeader flag bits), a well-formed DebugHeader (QT 1 with its QueueIdentifier),
-SoapHeader and MultiQueueFormatHeader with the identifiers, lengths and sizes of each that a
+MP cleared, reserved BaseHeader, UserHeader or SecurityHeader flag bits), a well-formed DebugHeader (QT 1
+with its QueueIdentifier), SoapHeader and MultiQueueFormatHeader with the identifiers, lengths and sizes of each that a
 scenario may write wrong, so that a scenario can send what a real sender would and what no
 sender may.
 
@@ -319,7 +319,8 @@ def user_message(out: Outgoing) -> bytes:
     priority = 0 if transactional else out.priority & 7  # MS-MQMQ 2.2.19.1 transactional messages have priority 0
     debug = 0x20 if "QT" in forced else 0  # MS-MQMQ 2.2.19.1 DH
     carried = SH if out.session_header else 0
-    return _base(priority | debug | carried | forced.get("BaseFlags", 0), user + extra + props, ttrq=out.time_to_reach_queue,
+    base_flags = priority | debug | carried | forced.get("BaseFlags", 0)
+    return _base(base_flags, user + extra + props, ttrq=out.time_to_reach_queue,
                  session=out.session_header)
 
 

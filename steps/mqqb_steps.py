@@ -18,7 +18,8 @@ Packet fields a scenario may set: DQ, AQ, RQ (a code to write: one the name allo
 sender may use), TH 1 (a TransactionHeader, each message a transaction of its own), FA 1
 (its FinalAck bit), EB 1 (an encrypted body: a SecurityHeader with EB and a key), SID (S-1-...:
 an unsigned SecurityHeader with that SID, as Windows sends one), SenderCert (text: one in that
-header), Signature item (hex: a SecurityData Signature that no certificate verifies), HashAlgorithm, EncryptionAlgorithm, BodyType, ApplicationTag (numbers) and Extension
+header), Signature item (hex: a SecurityData Signature that no certificate verifies), HashAlgorithm,
+EncryptionAlgorithm, BodyType, ApplicationTag (numbers) and Extension
 (text), AH 1 (an SRMP envelope and a compound message carrying the body, MS-MQRR 2.2.5.1.2),
 and values to write instead of the right ones (decimal or 0x...): DM, LabelLength, MessageSize,
 ExtensionSize, EncryptionKeySize (with EB 1), DQ Count / AQ Count / RQ Count (a direct name's),
@@ -88,7 +89,8 @@ SEQUENCE_FIELDS = ("TxSequenceID", "TxSequenceNumber", "TxPreviousSequenceNumber
                    "XactIndex")   # with TH 1 (MS-MQQB 3.1.5.8.6, MS-MQMQ 2.2.20.5)
 PACKET_FIELDS = ("DQ", "AQ", "RQ", "TH", "FA", "CG", "EB", "AH", "SID", "SenderCert", "Signature item", "HashAlgorithm",
                  "EncryptionAlgorithm", "BodyType", "ApplicationTag",
-                 "Extension", "SoapHeader", "SoapBody", "MQF", "Label characters", "DQ name") + FORCED_FIELDS + BASE_FIELDS + SEQUENCE_FIELDS + SESSION_FIELDS
+                 "Extension", "SoapHeader", "SoapBody", "MQF", "Label characters", "DQ name") \
+    + FORCED_FIELDS + BASE_FIELDS + SEQUENCE_FIELDS + SESSION_FIELDS
 SRMP_ENVELOPE = '<se:Envelope xmlns:se="http://schemas.xmlsoap.org/soap/envelope/"><se:Body/></se:Envelope>'
 
 
