@@ -45,6 +45,7 @@ import os
 import tomllib
 import uuid
 from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from pytest_bdd import reporting
@@ -391,9 +392,8 @@ def readings_of(target: str | None) -> dict[str, str]:
     """The readings a reference target was told to take (reference?readings=D-NN:name,...): decision -> reading."""
     if not str(target or "").startswith("reference"):
         return {}
-    query = str(target).partition("?")[2]
-    return dict(part.partition(":")[::2] for option in query.split("&") if option.startswith("readings=")
-                for part in option[len("readings="):].split(",") if part)
+    return dict(part.partition(":")[::2] for name, value in parse_qsl(urlsplit(str(target)).query)
+                if name == "readings" for part in value.split(",") if part)
 
 
 def demanded_of(selection: dict, target: str | None) -> dict[str, str]:

@@ -199,7 +199,7 @@ def _srmp_headers(envelope: str, body: bytes, forced: dict) -> bytes:
     each padded to 4 bytes."""
     text = envelope.encode("utf-16-le") + b"\0\0"
     out = struct.pack("<HHI", 0, 0, forced.get("DataLength", len(text) // 2)) + text + bytes(-len(text) % 4)
-    data, offset = compound_message(body, forced.get("compound trailer bytes", 2))
+    data, offset = compound_message(body, forced)
     out += struct.pack("<HHIII", 0, 0, forced.get("HTTPBodySize", len(data)), len(body),
                        forced.get("MsgBodyOffset", offset))
     return out + data + bytes(-len(data) % 4)
@@ -245,12 +245,13 @@ def _multi_queue_format_header(destination: tuple, source: bytes, forced: dict) 
     return out + signature + bytes(-len(signature) % 4)
 
 
-def compound_message(body: bytes, trailer: int = 2) -> tuple[bytes, int]:
-    """The CompoundMessageHeader.Data the suite writes for an SRMP message (an HTTP POST carrying `body`, then, unless
-    `trailer` is 0, a line after it, as a MIME part's closing line follows its body), and where the body starts in
-    it (MS-MQRR 2.2.5.1.2.2: MsgBodyOffset and MsgBodySize place the body, so it need not end the data)."""
+def compound_message(body: bytes, forced: dict) -> tuple[bytes, int]:
+    """The CompoundMessageHeader.Data the suite writes for an SRMP message (an HTTP POST carrying `body`, then a line
+    after it, as a MIME part's closing line follows its body, of which `compound trailer bytes` keeps fewer), and
+    where the body starts in it (MS-MQRR 2.2.5.1.2.2: MsgBodyOffset and MsgBodySize place the body, so it need not
+    end the data)."""
     head = f"POST /msmq HTTP/1.1\r\nContent-Length: {len(body)}\r\n\r\n".encode()
-    return head + body + b"\r\n"[:trailer], len(head)
+    return head + body + b"\r\n"[:forced.get("compound trailer bytes", 2)], len(head)
 
 
 def user_message(out: Outgoing) -> bytes:
@@ -418,6 +419,13 @@ def _internal(packet: bytes, out: Received) -> None:
     out.fields = struct.unpack_from(layout, packet, 20)
     if kind == "EstablishConnection":
         out.padding = packet[60:572]
+    # MS-MQQB 2.2.3.1 / 2.2.2.1 Reserved zero when sent; 2.2.3 / 2.2.2 the whole packet (a SessionAck's is D-85's)
+    reserved_at, size = {"EstablishConnection": (4, 572), "ConnectionParameters": (2, 32)}.get(kind, (None, None))
+    reserved = out.fields[reserved_at] if reserved_at is not None else 0
+    if reserved:
+        out.problems.append(f"MS-MQQB 2.2: the {kind}'s Reserved is {reserved}")
+    if size is not None and out.packet_size != size:
+        out.problems.append(f"MS-MQQB 2.2: a {kind} of PacketSize {out.packet_size}, not {size}")
     out.kind = kind
 
 

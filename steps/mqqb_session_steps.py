@@ -205,23 +205,21 @@ def target_initiated_session(world: World, remote):
     if (request.kind != "EstablishConnection" or request.internal_flags & 0xF != 2 or request.internal_flags & CS
             or bytes(client) != world.target.queue_manager_identifier or bytes(server) not in (peer.guid, bytes(16))
             or operating_system & 0xFF != 0x10 or not operating_system >> 8 & 1 or reserved
-            or request.packet_size != 572 or request.problems):   # MS-MQQB 2.2.3: 16 + 4 + the 552-byte header
+            or request.problems):   # decode's: InternalHeader.Reserved 0, 572 bytes
         raise clause_failure(f"the target's session began with {request.kind} InternalHeader.Flags "
                              f"0x{request.internal_flags:04X}, ClientGuid {uuid.UUID(bytes_le=bytes(client))}, "
                              f"ServerGuid {uuid.UUID(bytes_le=bytes(server))}, OperatingSystem 0x{operating_system:04X}, "
-                             f"Reserved {reserved}, PacketSize {request.packet_size} {request.problems or ''} "
-                             f"({INITIATOR_REQUEST})",
-                             INITIATOR_REQUEST)
+                             f"Reserved {reserved} {request.problems or ''} ({INITIATOR_REQUEST})", INITIATOR_REQUEST)
     parameters = next((packet for packet in set_up[1:] if packet.kind == "ConnectionParameters"), None)
     assert parameters is not None, f"the target sent no ConnectionParameters on the session it opened to {remote!r}"
-    recoverable_ack_timeout, _, reserved, window = parameters.fields
+    recoverable_ack_timeout, _, _, window = parameters.fields
     if (parameters.internal_flags & 0xF != 3 or parameters.internal_flags & CS
             or not 0x1F4 <= recoverable_ack_timeout <= 0x1D4C0 or not 1 <= window <= 0xFFFF
-            or reserved or parameters.packet_size != 32 or parameters.problems):   # 2.2.2.1 Reserved 0; 2.2.2 32 bytes
+            or parameters.problems):   # decode's: both Reserved fields 0, 32 bytes
         raise clause_failure(f"the target's ConnectionParameters request has InternalHeader.Flags "
                              f"0x{parameters.internal_flags:04X}, RecoverableAckTimeout {recoverable_ack_timeout}, "
-                             f"WindowSize {window}, Reserved {reserved}, PacketSize {parameters.packet_size} "
-                             f"{parameters.problems or ''} ({INITIATOR_PARAMETERS})", INITIATOR_PARAMETERS)
+                             f"WindowSize {window} {parameters.problems or ''} ({INITIATOR_PARAMETERS})",
+                             INITIATOR_PARAMETERS)
 
 
 @given(phrase('"{remote}" answers a session the target opens to it with {fault}', fault="|".join(ANSWER_FAULTS)))

@@ -500,10 +500,7 @@ def establish_response_fields(world, remote):
     assert operating_system & 0xFF == 0x10, f"OperatingSystem.RE is 0x{operating_system & 0xFF:02X}"
     assert operating_system & 0x100, f"OperatingSystem 0x{operating_system:04X}: SE is not the 1 the request sent"
     assert answers[0].padding == b"\x5A" * 512, "the response's padding is not 512 bytes of 0x5A"
-    # MS-MQQB 2.2.3.1 Reserved zero when sent; 2.2.3 the packet: BaseHeader, InternalHeader, a 552-byte header
-    assert answers[0].fields[4] == 0, f"the response's EstablishConnectionHeader.Reserved is {answers[0].fields[4]}"
-    assert answers[0].packet_size == 572, f"the response's PacketSize is {answers[0].packet_size}, not 572"
-    assert not answers[0].problems, f"the response: {answers[0].problems}"
+    assert not answers[0].problems, f"the response: {answers[0].problems}"   # Reserved 0, 572 bytes (decode)
 
 
 @then(phrase('the ConnectionParameters "{remote}" received has Reserved 0 and PacketSize 32'))
@@ -511,9 +508,7 @@ def parameters_response_fields(world, remote):
     """MS-MQQB 2.2.2.1: Reserved MUST be 0x0000 when sent; 2.2.2: BaseHeader, InternalHeader and the 12-byte header."""
     answers = [p for p in _peer(world, remote).received if p.kind == "ConnectionParameters" and p.session == "own"]
     assert answers, f"{remote!r} received no ConnectionParameters"
-    assert answers[0].fields[2] == 0, f"ConnectionParametersHeader.Reserved is {answers[0].fields[2]}"
-    assert answers[0].packet_size == 32, f"the ConnectionParameters' PacketSize is {answers[0].packet_size}, not 32"
-    assert not answers[0].problems, f"the ConnectionParameters: {answers[0].problems}"
+    assert not answers[0].problems, f"the ConnectionParameters: {answers[0].problems}"   # Reserved 0, 32 bytes
 
 
 @then(phrase('"{remote}" received an EstablishConnection, a ConnectionParameters and a SessionAck packet'))

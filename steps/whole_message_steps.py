@@ -74,7 +74,7 @@ def reads_back_as_sent(world, label, remote):
     if out.srmp_envelope is not None:  # D-90 read: the two headers behind AH come back as they were sent
         expected["UserHeader.Flags.AH"] = (read.flags["AH"], 1)
         expected["SRMPEnvelopeHeader.Data"] = (read.srmp_envelope, out.srmp_envelope)
-        data, offset = compound_message(out.body, out.forced.get("compound trailer bytes", 2))
+        data, offset = compound_message(out.body, out.forced)
         expected["CompoundMessageHeader.Data"] = (read.compound_message, data)
         # MS-MQRR 2.2.5.1.2.2 where the body lies in it, as the sender said
         expected["CompoundMessageHeader.MsgBodyOffset and MsgBodySize"] = (
