@@ -152,10 +152,19 @@ def packet_kind(packet: bytes) -> str:
             raise PacketFormatError(f"MS-MQQB 2.2.1: packet type {pt}")  # any other value closes the session
         return kinds[pt]
     message = read_user_message(packet)
-    if message.label == ORDER_ACK_LABEL and message.base_flags == 0 and message.destination.endswith(
-            ("\\00000004", "\\order_queue$")):
+    # MS-MQQB:3.1.5.1.1:01 / :02 an acknowledgment only with Flags 0 and its Label, to the order queue (D-100)
+    if message.label == ORDER_ACK_LABEL and message.base_flags == 0 and _for_order_queue(message.destination):
         return "OrderAck" if message.message_class == ORDER_ACK_CLASS else "FinalAck"
     return "UserMessage"
+
+
+def _for_order_queue(destination: str) -> bool:
+    """MS-MQQB 2.2.4 / 2.2.5 the receiver's order queue: private queue 4 by its number, or order_queue$ by a direct
+    name (names are case-insensitive, MS-MQMQ 2.1); a queue whose name is 00000004 is not it."""
+    name = destination.lower()
+    if name.startswith("direct="):
+        return name.endswith("\\private$\\order_queue$")
+    return name.startswith("private=") and name.endswith("\\00000004")
 
 
 def read_internal(packet: bytes, kind: str) -> tuple:
@@ -210,7 +219,7 @@ def _queue(packet: bytes, offset: int, size: int, code: int, source: bytes, dest
     (count,) = struct.unpack_from("<H", packet, offset)  # MS-MQMQ 2.2.18.1.5.2 Count in bytes, NUL included
     end = _within(offset + 2 + count, size, clause, f"a direct name of {count} bytes")
     text = _utf16(packet[offset + 2:end])
-    # MS-MQMQ 2.1.2: the field holds the name after "DIRECT="; a format name needs the keyword back
+    # MS-MQMQ:2.2.18.1.5.2:02 (D-99) the name after DIRECT= (Windows) or the whole name; a format name needs the keyword
     name = text if text[:7].upper() == "DIRECT=" else "DIRECT=" + text
     return name, BASE.size + _align(end - BASE.size), None
 

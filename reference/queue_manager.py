@@ -50,6 +50,7 @@ AVAILABLE = MessagePositionState.Available
 LOCKED = MessagePositionState.Locked
 DELETED = MessagePositionState.Deleted
 PURGE_PENDING = MessagePositionState.PurgePending
+FIRST_USER_PRIVATE_QUEUE_NUMBER = 0x10  # D-100 after the system queues (MS-MQQB 2.2.4: order_queue$ is 4)
 DEFAULT_QUEUE_MANAGER_QUOTA = 0x00100000  # MS-MQDMPR:3.1.1.1:01 bytes (D-20)
 WINDOWS_QUEUE_MANAGER_QUOTA = 4 << 30     # D-20 windows: MS-MQMQ <24>, 4 GB from Vista / Server 2008 on
 LOOKUP_ID_LOW_BITS = 0x00FFFFFFFFFFFFFF
@@ -94,7 +95,7 @@ class QueueManager(OpenQueueEvents, ReadEvents, TransactionEvents, Acknowledgmen
         self.cursors: dict[int, Cursor] = {}
         self._message_ordinal = 0
         self._transaction_ids = 0
-        self._next_private_number = 1
+        self._next_private_number = FIRST_USER_PRIVATE_QUEUE_NUMBER
         # MS-MQDMPR:3.1.3:01 the system queues exist from the start
         self.system_deadletter_queue = self._system_queue("deadletter")
         self.system_transactional_deadletter_queue = self._system_queue("deadxact")

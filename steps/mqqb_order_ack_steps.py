@@ -20,15 +20,19 @@ from __future__ import annotations
 import struct
 import time
 
-from pytest_bdd import then
+from pytest_bdd import then, when
 
 from .blame import clause_failure
-from .mqqb_steps import _peer, check_order_queue
+from .mqqb_steps import _final_acks, _peer, _send, check_order_queue
 from .phrases import phrase
 from .world import World
 
 ORDER_ACK_FLAGS = "MS-MQQB:2.2.4:01"
 ORDER_ACK_BODY = "MS-MQQB:2.2.4.1:01"
+ONE_SESSION = "MS-MQQB:3.1.5.2.3:02"
+NOT_AN_ACK = "MS-MQQB:3.1.5.1.1:02"
+COUNTS = "MS-MQMQ:2.2.20.4:01"
+SESSION_ACK_POLLS, SESSION_ACK_POLL_MS = 26, 5000   # up to 130 s: an AckWaitTimeout / 2 of a session the target opened
 _MP = 1 << 21   # MS-MQMQ 2.2.19.2 UserHeader.Flags.MP: a MessagePropertiesHeader follows
 _BODY = struct.Struct("<8sII20s")   # MS-MQQB 2.2.4.1: TxSequenceID, TxSequenceNumber, TxPreviousSequenceNumber
 
@@ -51,6 +55,25 @@ def no_order_ack(world: World, remote):
     world.require("virtual_time")   # "not yet" is judged just short of a timer's expiry, which a wall clock passes
     found = _order_acks(world, remote)
     assert not found, f"{remote!r} received {len(found)} OrderAck(s) already"
+
+
+@then(phrase('"{remote}" received an OrderAck or a negative FinalAck for "{label}", as a message'))
+def ordered_or_refused(world: World, remote, label):
+    """A transactional UserMessage is either taken and ordered (an OrderAck names it, 3.1.5.8.6) or refused (a
+    FinalAck of a NACK class names it, 3.1.5.8.2); a packet taken for an acknowledgment brings neither
+    (MS-MQQB:3.1.5.1.1:02)."""
+    peer = _peer(world, remote)
+    assert label in peer.transactions, f"{remote!r} sent no transactional message {label!r}"
+    # MS-MQMQ 2.2.18.1.6: every negative acknowledgment class has bit 0x8000 set
+    refused = [packet for packet in _final_acks(world, remote, label) if packet.message_class & 0x8000]
+    number = peer.transactions[label][2]
+    ordered = _names(_order_acks(world, remote), number)
+    if not (ordered or refused):
+        raise clause_failure(f"the target neither ordered {label!r} (no OrderAck names TxSequenceNumber {number}) "
+                             f"nor refused it (no negative FinalAck): it took the UserMessage for an acknowledgment "
+                             f"({NOT_AN_ACK})", NOT_AN_ACK)
+    if refused:
+        world.observe("D-76", "same-session" if refused[0].session == "own" else "new-session")
 
 
 @then(phrase('"{remote}" received an OrderAck for "{label}"'))
@@ -85,26 +108,62 @@ def order_ack_for(world: World, remote, label):
     world.observe("D-76", "same-session" if ack.session == "own" else "new-session")
 
 
-@then(phrase('the last SessionAck "{remote}" received counts the {sent:d} UserMessages, {recoverable:d} of them '
-             'recoverable, that the target sent on the session (D-76 same-session) or none (new-session)'))
-def last_session_ack_counts(world: World, remote, sent, recoverable):
-    """MS-MQMQ 2.2.20.4 UserMsgSequenceNumber and RecoverableMsgSeqNumber count what the target sent on the session
-    the SessionAck travels on: its OrderAcks and FinalAcks under D-76 same-session, nothing under new-session (they
-    go on a session of its own)."""
+def _acknowledgment_session(world: World, remote: str) -> str:
+    """The session the target's OrderAcks and FinalAcks came on: "own" (D-76 same-session) or the one it opened
+    (new-session); acknowledgments spread over several sessions it opened break MS-MQQB:3.1.5.2.3:02."""
     peer = _peer(world, remote)
     peer.collect(0, move_clock=False)
-    own = [packet for packet in peer.received if packet.session == "own"]
     acks = [packet for packet in peer.received if packet.kind in ("OrderAck", "FinalAck")]
     assert acks, f"{remote!r} received no OrderAck or FinalAck"
-    same = acks[0].session == "own"
-    world.observe("D-76", "same-session" if same else "new-session")
-    mine = [packet for packet in own if not packet.internal]
+    world.observe("D-76", "same-session" if acks[0].session == "own" else "new-session")
+    sessions = sorted({packet.session for packet in acks})
+    if len(sessions) > 1:
+        raise clause_failure(f"the target sent its {len(acks)} acknowledgments for {remote!r} on {len(sessions)} "
+                             f"sessions ({', '.join(sessions)}): one outgoing queue opens one session while it is "
+                             f"open ({ONE_SESSION})", ONE_SESSION)
+    return sessions[0]
+
+
+@when(phrase('"{remote}" sends the prepared message "{label}" to "{alias}" on the session the acknowledgments '
+             'came on'))
+def peer_sends_on_acknowledgment_session(world: World, remote, label, alias):
+    """A UserMessage on the session the target's acknowledgments came on; on one the target opened (D-76
+    new-session) it counts there, not in the peer's own session's counts (MS-MQQB 3.1.1.3.1)."""
+    peer = _peer(world, remote)
+    session = _acknowledgment_session(world, remote)
+    if session == "own":
+        _send(world, remote, label, alias, {})
+        return
+    counted = peer.recoverable_sent
+    packet = _send(world, remote, label, alias, {}, write=False)
+    peer.recoverable_sent = counted
+    peer.connection_of(session).send(packet)
+
+
+@then(phrase('the last SessionAck "{remote}" received on the session the acknowledgments came on counts the '
+             '{sent:d} UserMessages, {recoverable:d} of them recoverable, that the target sent on it'))
+def last_session_ack_counts(world: World, remote, sent, recoverable):
+    """MS-MQMQ 2.2.20.4 UserMsgSequenceNumber and RecoverableMsgSeqNumber count what the target sent on the session
+    the SessionAck travels on: its OrderAcks and FinalAcks, on the session the peer opened (D-76 same-session) or on
+    the one the target opened (new-session; those it held until that session was set up count too, 3.1.5.2.3:02).
+    On a session the target opened, its SessionAck may take its own AckWaitTimeout / 2: waited for, bounded."""
+    peer = _peer(world, remote)
+    session = _acknowledgment_session(world, remote)
+    for _ in range(SESSION_ACK_POLLS if session != "own" else 0):
+        on_it = [packet for packet in peer.received if packet.session == session]
+        if on_it and on_it[-1].kind == "SessionAck":
+            break
+        peer.collect(SESSION_ACK_POLL_MS, move_clock=True)
+    on_it = [packet for packet in peer.received if packet.session == session]
+    mine = [packet for packet in on_it if not packet.internal]
     counted = (len(mine), sum(1 for packet in mine if packet.user_flags >> 5 & 3))
-    assert counted == ((sent, recoverable) if same else (0, 0)), \
-        f"the target sent {counted[0]} UserMessages ({counted[1]} recoverable) on {remote!r}'s session"
-    last = max((index for index, packet in enumerate(own) if packet.kind == "SessionAck"), default=None)
-    assert last is not None and last > max(own.index(packet) for packet in mine or own[:1]), \
-        f"{remote!r} received no SessionAck after the target's own UserMessages"
-    _, _, _, user_count, recoverable_count, _, _ = own[last].fields
-    assert (user_count, recoverable_count) == counted, \
-        f"the last SessionAck counts {user_count} UserMessages sent ({recoverable_count} recoverable), not {counted}"
+    assert counted == (sent, recoverable), \
+        f"the target sent {counted[0]} UserMessages ({counted[1]} recoverable) on the session {session!r}"
+    last = max((index for index, packet in enumerate(on_it) if packet.kind == "SessionAck"), default=None)
+    assert last is not None and last > max(on_it.index(packet) for packet in mine), \
+        f"{remote!r} received no SessionAck on the session {session!r} after the target's own UserMessages"
+    _, _, _, user_count, recoverable_count, _, _ = on_it[last].fields
+    if (user_count, recoverable_count) != counted:
+        clause = COUNTS if session == "own" else ONE_SESSION
+        raise clause_failure(f"the last SessionAck on the session {session!r} counts {user_count} UserMessages sent "
+                             f"({recoverable_count} recoverable), not {counted} ({clause})", clause)

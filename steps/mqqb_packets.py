@@ -349,7 +349,7 @@ class Received:
     problems: list[str] = field(default_factory=list)
     packet_size: int = 0           # BaseHeader.PacketSize as written
     padding: bytes = b""           # an EstablishConnection's 512 bytes of Padding (MS-MQQB 2.2.3.1)
-    session: str = "own"           # "own": the session the suite opened; "opened by the target" (D-76)
+    session: str = "own"           # "own": the session the suite opened; "opened by the target #N" (D-76)
 
     @property
     def internal(self) -> bool:

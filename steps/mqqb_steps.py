@@ -31,7 +31,8 @@ HeaderSize of its Destination, MQFSignatureHeader ID and Size, and MQF Signature
 instead), HH 1 and MQ 1 (a SoapHeader or MultiQueueFormatHeader announced and not written), trailing
 bytes (that many zero bytes after the last header, counted in PacketSize), padded to PacketSize (zero bytes
 after the last header up to that PacketSize), Label characters (a label that long, the name first), DQ name (the
-text after DIRECT= to write as the destination, with DQ 7, whether it names a queue or not), CQ 1 (UserHeader.Flags.CQ
+text after DIRECT= to write as the destination, with DQ 7, whether it names a queue or not), DQ keyword (kept: the
+DIRECT= keyword written inside a direct name's field, dropped by default), CQ 1 (UserHeader.Flags.CQ
 and a 16-byte ConnectorType), MP 0 (MessagePropertiesHeader announced absent), UserFlags, BaseFlags and SecurityFlags
 (bits ORed into those flags: reserved ones a receiver ignores), the BaseHeader's VersionNumber and
 Signature (MS-MQQB 3.1.5.1.2), and with TH 1 a TransactionHeader's TxSequenceNumber and TxPreviousSequenceNumber
@@ -89,7 +90,7 @@ SEQUENCE_FIELDS = ("TxSequenceID", "TxSequenceNumber", "TxPreviousSequenceNumber
                    "XactIndex")   # with TH 1 (MS-MQQB 3.1.5.8.6, MS-MQMQ 2.2.20.5)
 PACKET_FIELDS = ("DQ", "AQ", "RQ", "TH", "FA", "CG", "EB", "AH", "SID", "SenderCert", "Signature item", "HashAlgorithm",
                  "EncryptionAlgorithm", "BodyType", "ApplicationTag",
-                 "Extension", "SoapHeader", "SoapBody", "MQF", "Label characters", "DQ name") \
+                 "Extension", "SoapHeader", "SoapBody", "MQF", "Label characters", "DQ name", "DQ keyword") \
     + FORCED_FIELDS + BASE_FIELDS + SEQUENCE_FIELDS + SESSION_FIELDS
 SRMP_ENVELOPE = '<se:Envelope xmlns:se="http://schemas.xmlsoap.org/soap/envelope/"><se:Body/></se:Envelope>'
 
@@ -113,6 +114,7 @@ class Peer:
         self.set_up_by_target: list[Received] = []  # the EstablishConnection and ConnectionParameters requests
         self.answer_fault: str | None = None        # how it answers a session the target opens (MS-MQQB 3.1.5.3.2)
         self.opened_by_target: list[tuple] = []    # (connection, Stream) of sessions the target opened (D-76)
+        self.session_names: dict[int, str] = {}    # id(connection) -> "opened by the target #N", N from 1
 
     def send(self, packet: bytes) -> None:
         self.connection.send(packet)
@@ -147,7 +149,9 @@ class Peer:
     def _accept_sessions_opened_by_target(self) -> list[Received]:
         """A target may deliver to this queue manager on a session it opens itself (D-76 new-session): answer its
         set-up as an acceptor (MS-MQQB 3.1.5.3.1, 3.1.5.4.1) and read what comes on it."""
-        self.opened_by_target += [(connection, Stream()) for connection in self.connection.opened_by_target()]
+        for connection in self.connection.opened_by_target():
+            self.opened_by_target.append((connection, Stream()))
+            self.session_names[id(connection)] = f"opened by the target #{len(self.session_names) + 1}"
         got = []
         for connection, stream in self.opened_by_target:
             while True:
@@ -156,7 +160,7 @@ class Peer:
                 if not packets:
                     break
                 for packet in packets:
-                    packet.session = "opened by the target"
+                    packet.session = self.session_names[id(connection)]
                     if packet.kind == "EstablishConnection":
                         connection.send(_faulty(establish_connection_response(packet, self.guid), self.answer_fault))
                     elif packet.kind == "ConnectionParameters":
@@ -165,6 +169,12 @@ class Peer:
                         self.set_up_by_target.append(packet)
                     got.append(packet)
         return got
+
+    def connection_of(self, session: str):
+        """The connection of a session by the name its packets carry: "own", or one the target opened."""
+        if session == "own":
+            return self.connection
+        return next(connection for connection, _ in self.opened_by_target if self.session_names[id(connection)] == session)
 
     def expect(self, kind: str) -> Received:
         """The next packet, which must be `kind` (session set-up)."""
@@ -267,6 +277,19 @@ def _named_directly(world: World, alias: str) -> bool:
     return world.queue(alias).upper().startswith("DIRECT=")
 
 
+def _destination(world: World, alias: str, packet_fields: dict[str, str], direct: bool) -> str:
+    """The destination format name the packet carries; `DQ keyword` kept writes a direct name's field with its
+    DIRECT= keyword (MS-MQMQ 2.1.2's whole format name, D-99) instead of the text after it."""
+    name = ("DIRECT=" + packet_fields["DQ name"]) if "DQ name" in packet_fields else \
+        _direct_name(world, alias) if direct and not _named_directly(world, alias) else world.queue(alias)
+    keyword = packet_fields.get("DQ keyword", "dropped")
+    assert keyword in ("kept", "dropped"), f"DQ keyword is kept or dropped, not {keyword!r}"
+    if keyword == "kept":
+        assert name.upper().startswith("DIRECT="), f"DQ keyword kept needs a direct name, not {name!r}"
+        return "DIRECT=" + name
+    return name
+
+
 def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict[str, str],
           direct: bool = False, write: bool = True) -> bytes:
     """`direct`: name the queue by its direct format name (MS-MQMQ 2.1.2, DQ 7) instead of the target's name for it."""
@@ -288,8 +311,7 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
     now = int(time.time())
     out = Outgoing(
         source=peer.guid, destination_qm=world.target.queue_manager_identifier, message_id=peer.ordinal,
-        destination=("DIRECT=" + packet_fields["DQ name"]) if "DQ name" in packet_fields else
-        _direct_name(world, alias) if direct and not _named_directly(world, alias) else world.queue(alias),
+        destination=_destination(world, alias, packet_fields, direct),
         admin=props.admin_queue, response=props.response_queue,
         codes={key: int(packet_fields[key]) for key in ("DQ", "AQ", "RQ") if key in packet_fields},
         priority=3 if props.priority is None else props.priority,

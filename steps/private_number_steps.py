@@ -12,7 +12,8 @@ from mqspec.protocol.hresult import HRESULT, describe as describe_hresult
 from mqspec.protocol.queue_format import from_format_name as queue_format
 
 from .packet_reader import read_sections
-from .phrases import named
+from .blame import clause_failure
+from .phrases import named, phrase
 from .values import number
 from .world import MAX_SIZE, World
 
@@ -50,3 +51,21 @@ def no_private_name_opens(world: World, first, last, label):
         finally:
             world.target.close_queue(opened.pph_context)
         assert shown != label, f"{name} opens the public queue holding {label!r}"
+
+
+ORDER_QUEUE_NUMBER = "MS-MQQB:2.2.4:02"
+
+
+@then(phrase("no private queue of the scenario has the number 4, the order queue's"))
+def no_queue_numbered_4(world: World):
+    """MS-MQQB 2.2.4 / 2.2.5 address a queue manager's order queue as private queue 4 (D-100): an application queue
+    with that number would take the peers' acknowledgments' address.  Judged on the queues a target names by
+    PRIVATE= format names; one that names them otherwise is not run."""
+    numbered = {alias: PRIVATE_NAME.fullmatch(name) for alias, name in world.queues.items()}
+    numbered = {alias: int(match.group(1), 16) for alias, match in numbered.items() if match}
+    if not numbered:
+        pytest.skip(f"not run: {world.target.name} names none of the scenario's queues with a PRIVATE= name")
+    four = [alias for alias, queue_number in numbered.items() if queue_number == 4]
+    if four:
+        raise clause_failure(f"{four[0]!r} is private queue 4, the order queue's number ({ORDER_QUEUE_NUMBER})",
+                             ORDER_QUEUE_NUMBER)

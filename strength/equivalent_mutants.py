@@ -934,10 +934,13 @@ _ENTRIES += (   # reference/queue_manager.py
           ("core/AddNot", "if not message.message_position_reference is position:"),
           ("core/ReplaceComparisonOperator_Is_IsNot", "if message.message_position_reference is not position:"),
           ("core/ReplaceComparisonOperator_Is_NotEq", "if message.message_position_reference != position:"))),
-    ("reference/queue_manager.py", "core/NumberReplacer", "self._next_private_number = 1",
-     "self._next_private_number = 2",
-     ("private queues are numbered 2, 3, ... instead of 1, 2, ...: Create Queue asks only for an unused "
-      "PrivateQueueNumber (MS-MQDMPR 3.1.7.1.3), and the PRIVATE= format names built from them still differ")),
+    *(("reference/queue_manager.py", "core/NumberReplacer",
+       "FIRST_USER_PRIVATE_QUEUE_NUMBER = 0x10  # D-100 after the system queues (MS-MQQB 2.2.4: order_queue$ is 4)",
+       f"FIRST_USER_PRIVATE_QUEUE_NUMBER = {first}  # D-100 after the system queues (MS-MQQB 2.2.4: order_queue$ is 4)",
+       ("private queues are numbered from 0x11 or 0x0F instead of 0x10: Create Queue asks only for an unused "
+        "PrivateQueueNumber (MS-MQDMPR 3.1.7.1.3), D-100 only for one that is not the order queue's 4, and the "
+        "PRIVATE= format names built from them still differ"))
+      for first in (17, 15)),
     ("reference/queue_manager.py", "core/NumberReplacer",
      "DEFAULT_QUEUE_MANAGER_QUOTA = 0x00100000  # MS-MQDMPR:3.1.1.1:01 bytes (D-20)",
      "DEFAULT_QUEUE_MANAGER_QUOTA = 1048577  # MS-MQDMPR:3.1.1.1:01 bytes (D-20)",
@@ -2379,8 +2382,8 @@ _ENTRIES += (   # reference/mqqb_packets.py, issue 22 (its second triage): disjo
      'if pt not in kinds or (pt <= PT_SESSION_ACK and not flags & SH):',
      'PT 0 already fails `pt not in kinds`, so in the second test pt <= 1 holds for PT 1 alone, as == does'),
     ('reference/mqqb_packets.py', 'core/ReplaceComparisonOperator_Eq_LtE',
-     'if message.label == ORDER_ACK_LABEL and message.base_flags == 0 and message.destination.endswith(',
-     'if message.label == ORDER_ACK_LABEL and message.base_flags <= 0 and message.destination.endswith(',
+     'if message.label == ORDER_ACK_LABEL and message.base_flags == 0 and _for_order_queue(message.destination):',
+     'if message.label == ORDER_ACK_LABEL and message.base_flags <= 0 and _for_order_queue(message.destination):',
      'BaseHeader.Flags is an unsigned 16-bit field, so <= 0 holds exactly when == 0 does'),
     ('reference/mqqb_packets.py', 'core/ReplaceComparisonOperator_Eq_NotEq',
      'return "OrderAck" if message.message_class == ORDER_ACK_CLASS else "FinalAck"',
@@ -2753,6 +2756,13 @@ _ENTRIES += (   # reference/mqqb_packets.py, issue 22: the algorithms an acknowl
      '0, 0, 0, 0) + label + body',
      '0, 0, 1, 0) + label + body',
      "that field is the OrderAck's or FinalAck's EncryptionAlgorithm: MS-MQQB 2.2.4 and 2.2.5 fix none, the body is in the clear with no SecurityHeader (MS-MQMQ 2.2.19.3 reads the field only with EB set), and neither the reference's 0 nor 1 is in MS-MQMQ 2.2.19.3's table: no rule tells the two apart"),
+)
+
+_ENTRIES += (   # reference/mqqb_packets.py, issue 22: the DIRECT= keyword inside a DirectQueueFormatName (D-99)
+    ('reference/mqqb_packets.py', 'core/ReplaceComparisonOperator_Eq_LtE',
+     'name = text if text[:7].upper() == "DIRECT=" else "DIRECT=" + text',
+     'name = text if text[:7].upper() <= "DIRECT=" else "DIRECT=" + text',
+     "a direct name's text begins with DIRECT= or with its protocol (MS-MQMQ 2.1.2: OS, TCP, SPX, IPX, HTTP, HTTPS), and every protocol sorts after DIRECT= in upper case, so <= picks exactly the texts == picks; a text that is neither (empty, or no protocol) names no queue whether the keyword is put back or not, and is refused alike (3.1.5.8.2)"),
 )
 
 EQUIVALENT_MUTANTS: dict[str, str] = {mutant_key(module, operator, line, changed): reason

@@ -66,13 +66,13 @@ def test_mqrr_3_1_4_1_04_configured_port_is_reported_nonzero(qm):
 
 def _formats(qm):
     """One QUEUE_FORMAT per accepted m_qft, each naming a queue of the reference QM."""
-    qm.create_queue(f"{COMPUTER}\\private$\\orders")
+    _, orders = qm.create_queue(f"{COMPUTER}\\private$\\orders")
     qm.create_queue(f"{COMPUTER}\\private$\\orders;sub")
     _, public = qm.create_queue(f"{COMPUTER}\\pubq")
     qm_guid = uuid.UUID(bytes_le=qm.identifier)
     return {
         "PUBLIC": QueueFormat(T.QUEUE_FORMAT_TYPE_PUBLIC, guid=uuid.UUID(bytes_le=public.identifier)),
-        "PRIVATE": QueueFormat(T.QUEUE_FORMAT_TYPE_PRIVATE, guid=qm_guid, uniquifier=1),
+        "PRIVATE": QueueFormat(T.QUEUE_FORMAT_TYPE_PRIVATE, guid=qm_guid, uniquifier=orders.private_queue_number),
         "DIRECT=OS": describe(f"DIRECT=OS:{COMPUTER}\\private$\\orders"),
         "DIRECT=TCP": describe("DIRECT=TCP:127.0.0.1\\private$\\orders"),
         "MACHINE;JOURNAL": describe(f"MACHINE={qm_guid};JOURNAL"),
@@ -259,7 +259,7 @@ def test_mqrr_3_1_4_3_05_closing_an_exclusive_handle_lifts_the_sharing_violation
 def test_mqrr_3_1_4_11_08_move_context_is_random_nonzero_and_not_the_handle(qm, server):
     """MS-MQRR:3.1.4.11:08 pMoveContext is a nonzero random value per open, distinct from the handle, and
     pphContext is a live handle."""
-    qm.create_queue(f"{COMPUTER}\\private$\\orders")
+    _, orders = qm.create_queue(f"{COMPUTER}\\private$\\orders")
     qm.create_queue(f"{COMPUTER}\\private$\\orders;sub")
     seen = set()
     for _ in range(16):

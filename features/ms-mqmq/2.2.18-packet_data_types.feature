@@ -59,6 +59,26 @@ Feature: MS-MQMQ 2.2.18 TxSequenceID, MessageIdentifier and DirectQueueFormatNam
       | qqq  | qqqq | q    |
       | qqqq | q    | qq   |
 
+  # MS-MQMQ 2.2.18.1.5.2 calls the field's content a direct format name, which 2.1.2 writes with its DIRECT= keyword;
+  # Windows writes only what follows it. A sender may write either, and the receiver takes both for the queue (D-99).
+  @clause:MS-MQMQ:2.2.18.1.5.2:02 @decision:D-99
+  Scenario Outline: A direct destination name is taken with its DIRECT= keyword or without it (<keyword>)
+    Given a queue "orders"
+    And another queue manager "remote" with an MS-MQQB session to the target
+    And message "m1" is prepared with:
+      | delivery | express |
+    When "remote" sends the prepared message "m1" to "orders" by its direct name with packet fields:
+      | DQ         | 7         |
+      | DQ keyword | <keyword> |
+    And "remote" waits 1000 ms for the target's packets
+    Then "orders" holds "m1"
+    And the session of "remote" is still open
+
+    Examples:
+      | keyword |
+      | dropped |
+      | kept    |
+
   # Three sequences this far apart straddle any wrap-around of a field that carries part of the clock
   # (every 256 seconds, every 2**24 seconds): a field that ever goes down shows it.
   @clause:MS-MQMQ:2.2.18.1.2:01

@@ -72,3 +72,66 @@ Feature: MS-MQQB 2.2.4 OrderAck Packet
     And "third" holds nothing
     And "fourth" holds nothing
     And "ledger" holds nothing
+
+  # 3.1.5.1.1 makes a packet for the order queue an acknowledgment only with BaseHeader.Flags 0 and the Label
+  # "QM Ordering Ack"; one that misses either is a UserMessage, and a transactional one is ordered and acknowledged
+  # in its sequence (an OrderAck, 3.1.5.8.6) if the target takes it into its order queue, or refused with a negative
+  # FinalAck (3.1.5.8.2) if it does not (D-100: no application queue of a conforming queue manager is private queue 4).
+  @clause:MS-MQQB:3.1.5.1.1:02 @decision:D-76
+  Scenario: A transactional packet for the order queue with another Label is ordered as a message
+    Given a queue name "order queue" for the format name "PRIVATE={target}\00000004"
+    And message "Ledger entry" is prepared with:
+      | delivery | recoverable |
+    When "remote" sends the prepared message "Ledger entry" to "order queue" with packet fields:
+      | TH | 1 |
+    And "remote" waits 2000 ms for the target's packets
+    Then "remote" received an OrderAck or a negative FinalAck for "Ledger entry", as a message
+    And the session of "remote" is still open
+
+  # Its BaseHeader.Flags carry DH: a DebugHeader follows (MS-MQMQ 2.2.19.1), as any message may have one.
+  @clause:MS-MQQB:3.1.5.1.1:02 @decision:D-76
+  Scenario: A transactional packet for the order queue labelled as an acknowledgment, with a BaseHeader flag set, is ordered as a message
+    Given a queue name "order queue" for the format name "PRIVATE={target}\00000004"
+    And message "QM Ordering Ack" is prepared with:
+      | delivery | recoverable |
+    When "remote" sends the prepared message "QM Ordering Ack" to "order queue" with packet fields:
+      | TH | 1 |
+      | QT | 0 |
+    And "remote" waits 2000 ms for the target's packets
+    Then "remote" received an OrderAck or a negative FinalAck for "QM Ordering Ack", as a message
+    And the session of "remote" is still open
+
+  # The order queue by a direct name is order_queue$ (2.2.4, DQ 7), not any queue whose name is its number.
+  @clause:MS-MQQB:3.1.5.1.1:02 @decision:D-76
+  Scenario: A transactional packet labelled as an acknowledgment for a queue named 00000004 by its direct name is a message
+    Given a queue name "numbered" for the format name "DIRECT=OS:{computer}\private$\00000004"
+    And message "QM Ordering Ack" is prepared with:
+      | delivery | recoverable |
+    When "remote" sends the prepared message "QM Ordering Ack" to "numbered" by its direct name with packet fields:
+      | DQ | 7 |
+      | TH | 1 |
+    And "remote" waits 2000 ms for the target's packets
+    Then "remote" received an OrderAck or a negative FinalAck for "QM Ordering Ack", as a message
+    And the session of "remote" is still open
+
+  # A transactional message has BaseHeader.Flags 0 (priority 0, MS-MQMQ 2.2.19.1); labelled as an acknowledgment, it
+  # is still one for an application queue, and it reaches it.
+  @clause:MS-MQQB:3.1.5.1.1:02 @decision:D-76
+  Scenario: A transactional message labelled as an acknowledgment for an application queue reaches it
+    Given message "QM Ordering Ack" is prepared with:
+      | delivery | recoverable |
+    When "remote" sends the prepared message "QM Ordering Ack" to "ledger" with packet fields:
+      | TH | 1 |
+    And "remote" waits 2000 ms for the target's packets
+    Then "ledger" holds "QM Ordering Ack"
+    And "remote" received an OrderAck for "QM Ordering Ack"
+
+  # Five queues made in a row: a queue manager that numbers its private queues from 1 gives one of them 4 (D-100).
+  @clause:MS-MQQB:2.2.4:02 @decision:D-100
+  Scenario: No queue made for an application is private queue 4
+    Given a queue "first"
+    And a queue "second"
+    And a queue "third"
+    And a queue "fourth"
+    And a queue "fifth"
+    Then no private queue of the scenario has the number 4, the order queue's
