@@ -222,7 +222,9 @@ class MqqbSession:
 
     def _nothing_to_settle(self, packet: bytes) -> None:
         """MS-MQQB 3.1.5.6 / 3.1.5.7 settle the messages this queue manager sent; it sends none to a peer (D-19)."""
-        wire.read_user_message(packet)
+        message = wire.read_user_message(packet)
+        # MS-MQQB:3.1.5.1.1:03 a UserMessage Packet all the same (3.1.1.3.1): counted, a FinalAck (DM) as recoverable
+        self.count_received(message.code("DM") == 1)
 
     def session_header(self, header: tuple) -> None:
         """MS-MQQB 3.1.5.5.5 a SessionHeader (alone or in a UserMessage) must count what we received."""

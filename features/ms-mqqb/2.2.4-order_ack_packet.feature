@@ -73,6 +73,22 @@ Feature: MS-MQQB 2.2.4 OrderAck Packet
     And "fourth" holds nothing
     And "ledger" holds nothing
 
+  # The peer's FinalAck (DM set, recoverable: MS-MQQB 2.2.5) is a UserMessage Packet: the SessionAck its
+  # RecoverableAckTimeout (500 ms, asked by the suite) brings within the wait counts it and names it, as the peer
+  # counted it among the packets it sent.
+  @clause:MS-MQQB:3.1.5.1.1:03 @clause:MS-MQQB:3.1.5.1.1:01
+  Scenario: A FinalAck from the peer is counted and acknowledged as the recoverable packet it is
+    Given a queue name "order queue" for the format name "PRIVATE={target}\00000004"
+    And message "QM Ordering Ack" is prepared with:
+      | body     | 0123456789abcdef0123456789abcdef0123 |
+      | class    | 0x4000                               |
+      | priority | 0                                    |
+      | delivery | recoverable                          |
+    When "remote" sends the prepared message "QM Ordering Ack" to "order queue"
+    And "remote" waits 1000 ms for the target's packets
+    Then the session acknowledgments of "remote"'s last wait acknowledge 1 messages and the recoverable messages 1
+    And the session of "remote" is still open
+
   # 3.1.5.1.1 makes a packet for the order queue an acknowledgment only with BaseHeader.Flags 0 and the Label
   # "QM Ordering Ack"; one that misses either is a UserMessage, and a transactional one is ordered and acknowledged
   # in its sequence (an OrderAck, 3.1.5.8.6) if the target takes it into its order queue, or refused with a negative
