@@ -129,15 +129,7 @@ def _acknowledgment_session(world: World, remote: str) -> str:
 def peer_sends_on_acknowledgment_session(world: World, remote, label, alias):
     """A UserMessage on the session the target's acknowledgments came on; on one the target opened (D-76
     new-session) it counts there, not in the peer's own session's counts (MS-MQQB 3.1.1.3.1)."""
-    peer = _peer(world, remote)
-    session = _acknowledgment_session(world, remote)
-    if session == "own":
-        _send(world, remote, label, alias, {})
-        return
-    counted = peer.recoverable_sent
-    packet = _send(world, remote, label, alias, {}, write=False)
-    peer.recoverable_sent = counted
-    peer.connection_of(session).send(packet)
+    _send(world, remote, label, alias, {}, session=_acknowledgment_session(world, remote))
 
 
 @then(phrase('the last SessionAck "{remote}" received on the session the acknowledgments came on counts the '

@@ -114,10 +114,10 @@ class Peer:
         self.set_up_by_target: list[Received] = []  # the EstablishConnection and ConnectionParameters requests
         self.answer_fault: str | None = None        # how it answers a session the target opens (MS-MQQB 3.1.5.3.2)
         self.opened_by_target: list[tuple] = []    # (connection, Stream) of sessions the target opened (D-76)
-        self.session_names: dict[int, str] = {}    # id(connection) -> "opened by the target #N", N from 1
+        self.session_names: dict[object, str] = {}  # connection -> "opened by the target #N", N from 1
 
-    def send(self, packet: bytes) -> None:
-        self.connection.send(packet)
+    def send(self, packet: bytes, session: str = "own") -> None:
+        self.connection_of(session).send(packet)
         # over a network the server reads it on its own time: give it the target's settling time before the
         # scenario looks at the queues
         time.sleep(self.world.target.settle_seconds if "rpc" in self.world.target.capabilities else 0)
@@ -151,7 +151,7 @@ class Peer:
         set-up as an acceptor (MS-MQQB 3.1.5.3.1, 3.1.5.4.1) and read what comes on it."""
         for connection in self.connection.opened_by_target():
             self.opened_by_target.append((connection, Stream()))
-            self.session_names[id(connection)] = f"opened by the target #{len(self.session_names) + 1}"
+            self.session_names[connection] = f"opened by the target #{len(self.session_names) + 1}"
         got = []
         for connection, stream in self.opened_by_target:
             while True:
@@ -160,7 +160,7 @@ class Peer:
                 if not packets:
                     break
                 for packet in packets:
-                    packet.session = self.session_names[id(connection)]
+                    packet.session = self.session_names[connection]
                     if packet.kind == "EstablishConnection":
                         connection.send(_faulty(establish_connection_response(packet, self.guid), self.answer_fault))
                     elif packet.kind == "ConnectionParameters":
@@ -174,7 +174,7 @@ class Peer:
         """The connection of a session by the name its packets carry: "own", or one the target opened."""
         if session == "own":
             return self.connection
-        return next(connection for connection, _ in self.opened_by_target if self.session_names[id(connection)] == session)
+        return next(connection for connection, name in self.session_names.items() if name == session)
 
     def expect(self, kind: str) -> Received:
         """The next packet, which must be `kind` (session set-up)."""
@@ -291,8 +291,9 @@ def _destination(world: World, alias: str, packet_fields: dict[str, str], direct
 
 
 def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict[str, str],
-          direct: bool = False, write: bool = True) -> bytes:
-    """`direct`: name the queue by its direct format name (MS-MQMQ 2.1.2, DQ 7) instead of the target's name for it."""
+          direct: bool = False, write: bool = True, session: str = "own") -> bytes:
+    """`direct`: name the queue by its direct format name (MS-MQMQ 2.1.2, DQ 7) instead of the target's name for it;
+    `session`: the session to write it on, the peer's own or one the target opened (D-76), whose counts it joins."""
     peer = _peer(world, remote)
     prepared = world.notes.get("prepared", {})
     if label not in prepared:
@@ -350,10 +351,11 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
                     f"the scenario cannot carry that name ({error})")
     packet = with_base_fields(packet, packet_fields)
     if write:
-        peer.send(packet)
-    # MS-MQQB 3.1.5.8.2 DirectFormatSession: a packet whose DQ is 7 (a target may name its queues only directly)
-    peer.direct_session = peer.direct_session or struct.unpack_from("<I", packet, 60)[0] >> 10 & 7 == 7
-    peer.recoverable_sent += 1 if out.delivery or transaction is not None else 0
+        peer.send(packet, session)
+    if session == "own":   # MS-MQQB 3.1.1.3.1: each session counts its own packets
+        # MS-MQQB 3.1.5.8.2 DirectFormatSession: a packet whose DQ is 7 (a target may name its queues only directly)
+        peer.direct_session = peer.direct_session or struct.unpack_from("<I", packet, 60)[0] >> 10 & 7 == 7
+        peer.recoverable_sent += 1 if out.delivery or transaction is not None else 0
     world.notes.setdefault("mqqb sent", {})[label] = out
     world.notes.setdefault("mqqb packets", {})[label] = packet
     # MS-MQMQ 2.2.18.1.3 the receiver knows the message by the sender's GUID and the MessageID
