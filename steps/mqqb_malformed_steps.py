@@ -19,7 +19,7 @@ import time
 
 from pytest_bdd import when
 
-from .mqqb_packets import IN, SH, connection_parameters, establish_connection, session_ack
+from ..adapters.mqqb.packets import IN, SH, connection_parameters, establish_connection, session_ack
 from .mqqb_steps import ACK_TIMEOUT, RECOVERABLE_ACK_TIMEOUT, WINDOW, _peer
 from .phrases import phrase
 from .world import World

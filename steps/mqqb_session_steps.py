@@ -21,7 +21,7 @@ import pytest
 from pytest_bdd import given, then, when
 
 from .blame import clause_failure
-from .mqqb_packets import connection_parameters, establish_connection, session_ack
+from ..adapters.mqqb.packets import connection_parameters, establish_connection, session_ack
 from .mqqb_steps import ACK_TIMEOUT, ANSWER_FAULTS, RECOVERABLE_ACK_TIMEOUT, WINDOW, _peer, with_base_fields
 from .phrases import phrase
 from .world import World

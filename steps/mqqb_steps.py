@@ -57,7 +57,7 @@ from pytest_bdd import given, then, when
 
 from mqspec.protocol.constants import MessageClass
 
-from .mqqb_packets import (
+from ..adapters.mqqb.packets import (
     Outgoing,
     Received,
     Stream,

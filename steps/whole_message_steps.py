@@ -23,7 +23,7 @@ import uuid
 
 from pytest_bdd import then
 
-from .mqqb_packets import Outgoing, compound_message, encryption_algorithm, privacy_level, transaction_flags
+from ..adapters.mqqb.packets import Outgoing, compound_message, encryption_algorithm, privacy_level, transaction_flags
 from .packet_steps import _packet
 from .phrases import phrase
 from .values import number

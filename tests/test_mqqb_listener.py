@@ -21,7 +21,7 @@ import pytest
 
 from mqspec.adapters.in_process import InProcessTarget
 from mqspec.adapters.mqqb.listener import MAX_PACKET, MqqbListener
-from mqspec.steps import mqqb_packets as wire
+from mqspec.adapters.mqqb import packets as wire
 
 ROOT = Path(__file__).resolve().parent.parent
 WAIT = 5.0   # seconds any expected close or answer may take at most

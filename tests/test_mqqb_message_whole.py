@@ -19,7 +19,7 @@ from mqspec.reference.message import Message
 from mqspec.reference.packet import PacketContext, build_packet
 from mqspec.reference.persistence import message_from_record, message_record
 from mqspec.reference.security_header import keep
-from mqspec.steps import mqqb_packets as suite_wire
+from mqspec.adapters.mqqb import packets as suite_wire
 from mqspec.steps.packet_reader import read_packet, read_sections
 from tests.vectors.mqqb_4_1 import (
     FRAME3_ESTABLISH_REQUEST,

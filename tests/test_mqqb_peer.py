@@ -10,7 +10,7 @@ from mqspec.adapters import connect
 from mqspec.adapters.mqqb.listener import MqqbListener
 from mqspec.adapters.mqqb.tcp import TcpMqqbConnection
 from mqspec.reference import mqqb_packets as reference_wire
-from mqspec.steps import mqqb_packets as suite_wire
+from mqspec.adapters.mqqb import packets as suite_wire
 
 TARGET_GUID, PEER_GUID = uuid.uuid4().bytes_le, uuid.uuid4().bytes_le
 

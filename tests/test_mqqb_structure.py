@@ -11,7 +11,7 @@ import pytest
 from mqspec.adapters import connect
 from mqspec.reference import mqqb_packets as reference_wire
 from mqspec.reference.mqqb_packets import PacketFormatError
-from mqspec.steps import mqqb_packets as suite_wire
+from mqspec.adapters.mqqb import packets as suite_wire
 from mqspec.tests.vectors import metasploit_queuejumper as msf
 
 TARGET_GUID, PEER_GUID = uuid.uuid4().bytes_le, uuid.uuid4().bytes_le

@@ -15,7 +15,7 @@ import pytest
 from mqspec.adapters import connect
 from mqspec.reference import mqqb_packets as ref
 from mqspec.reference.mqqb_packets import PacketFormatError
-from mqspec.steps import mqqb_packets as suite
+from mqspec.adapters.mqqb import packets as suite
 from mqspec.steps.packet_reader import read_packet
 from mqspec.tests.vectors import metasploit_queuejumper as msf
 from mqspec.tests.vectors import mqqb_4_1 as v

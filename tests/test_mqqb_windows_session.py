@@ -19,7 +19,7 @@ from mqspec.adapters import connect
 from mqspec.adapters.in_process import InProcessTarget
 from mqspec.adapters.mqqb.tcp import TcpMqqbConnection
 from mqspec.adapters.serve import serve
-from mqspec.steps import mqqb_packets as suite
+from mqspec.adapters.mqqb import packets as suite
 from mqspec.steps.packet_reader import read_packet
 from mqspec.tests.vectors import mqqb_4_1 as v
 

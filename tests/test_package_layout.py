@@ -3,7 +3,7 @@
 Every part of the suite is a subpackage of mqspec (pyproject.toml maps the checkout's top-level folders into
 it), and every import in the repository, tests and benchmarks included, uses that one name.  The modules of
 the package import each other without a circle, and the parts keep the direction of the design: reference/
-imports only the protocol's vocabulary, protocol/ nothing of the others, reports/ reads files and never the
+imports only the protocol's vocabulary, protocol/ nothing of the others, adapters/ never the steps that use them, reports/ reads files and never the
 code that wrote them.
 """
 
@@ -21,6 +21,7 @@ ALLOWED = {
     "protocol": set(),
     "reference": {"protocol"},
     "reports": {"mqspec"},                                   # the catalogue and the suite's version
+    "adapters": {"protocol", "reference", "mqspec"},         # in_process hosts the reference; never the steps
     "steps": {"protocol", "adapters", "mqspec"},             # never reference/: the suite judges by the spec
     "features": {"protocol", "adapters", "steps", "mqspec"},
     "shims": {"protocol", "adapters", "mqspec"},             # clients under test: never the suite's steps

@@ -21,7 +21,7 @@ from mqspec.adapters.wall_clock import WallClock
 from mqspec.protocol.constants import Access, Action, ShareMode
 from mqspec.protocol.hresult import HRESULT
 from mqspec.protocol.queue_format import from_format_name
-from mqspec.steps import mqqb_packets as wire
+from mqspec.adapters.mqqb import packets as wire
 
 BAD_STEPS = (math.inf, -math.inf, math.nan, -1, "x", 1.5, True, None)
 ACK_TIMEOUT = 2000   # ms: the peer's AckTimeout (MS-MQQB 2.2.2.1), within which its SessionAck must come

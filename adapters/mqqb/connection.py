@@ -2,7 +2,7 @@
 
 Target capability `mqqb_peer`: `Target.mqqb_connect()` opens the connection an initiator
 opens to start a session (MS-MQQB 2.1.1: TCP port 1801 on a real server).  The connection
-carries bytes and nothing else; the suite writes every packet itself (steps/mqqb_packets.py)
+carries bytes and nothing else; the suite writes every packet itself (adapters/mqqb/packets.py)
 and reads what comes back, so the same steps judge any queue manager.
 
     send(data)        the bytes go to the queue manager, as written

@@ -10,7 +10,7 @@ not known yet) and reads the host's GUID from the answer's ServerGuid (2.2.3.1),
 the answer accepted it, ConnectionParameters (3.1.5.3.2).  A host that refuses a NULL server
 GUID (CS set) is asked again on a new connection with the GUID it just named.
 
-UserMessages are written with the suite's own packet writer (steps/mqqb_packets.py; written
+UserMessages are written with the suite's own packet writer (adapters/mqqb/packets.py; written
 from the field tables alone, it shares nothing with the reference), each with the next
 MessageID of this session (MS-MQQB 3.1.1.3).  What the host sends back on the session
 (SessionAcks, OrderAcks, FinalAcks under D-76 same-session) is read before each send and let go:
@@ -24,7 +24,7 @@ import struct
 import time
 import uuid
 
-from mqspec.steps.mqqb_packets import (
+from ..mqqb.packets import (
     Outgoing,
     Received,
     Stream,

@@ -42,7 +42,7 @@ import time
 from mqspec.protocol.constants import INFINITE, Access, ShareMode
 from mqspec.protocol.hresult import HRESULT, RpcStatus
 from mqspec.protocol.queue_format import from_format_name
-from mqspec.steps.mqqb_packets import Outgoing
+from ..mqqb.packets import Outgoing
 
 from ..mqqb.tcp import TcpMqqbConnection
 from ..mqrr.client import MqrrTarget
