@@ -93,16 +93,22 @@ Feature: MS-MQQB 2.2.4 OrderAck Packet
   # "QM Ordering Ack"; one that misses either is a UserMessage, and a transactional one is ordered and acknowledged
   # in its sequence (an OrderAck, 3.1.5.8.6) if the target takes it into its order queue, or refused with a negative
   # FinalAck (3.1.5.8.2) if it does not (D-100: no application queue of a conforming queue manager is private queue 4).
+  # The Label must be the acknowledgment's exactly: one that sorts before it, and one that begins with it.
   @clause:MS-MQQB:3.1.5.1.1:02 @decision:D-76
-  Scenario: A transactional packet for the order queue with another Label is ordered as a message
+  Scenario Outline: A transactional packet for the order queue labelled "<label>" is ordered as a message
     Given a queue name "order queue" for the format name "PRIVATE={target}\00000004"
-    And message "Ledger entry" is prepared with:
+    And message "<label>" is prepared with:
       | delivery | recoverable |
-    When "remote" sends the prepared message "Ledger entry" to "order queue" with packet fields:
+    When "remote" sends the prepared message "<label>" to "order queue" with packet fields:
       | TH | 1 |
     And "remote" waits 2000 ms for the target's packets
-    Then "remote" received an OrderAck or a negative FinalAck for "Ledger entry", as a message
+    Then "remote" received an OrderAck or a negative FinalAck for "<label>", as a message
     And the session of "remote" is still open
+
+    Examples:
+      | label                   |
+      | Ledger entry            |
+      | QM Ordering Ack, resent |
 
   # Its BaseHeader.Flags carry DH: a DebugHeader follows (MS-MQMQ 2.2.19.1), as any message may have one.
   @clause:MS-MQQB:3.1.5.1.1:02 @decision:D-76
