@@ -58,6 +58,8 @@ from pytest_bdd import given, then, when
 from mqspec.protocol.constants import MessageClass
 
 from ..adapters.mqqb.packets import (
+    ORDER_ACK,
+    ORDER_ACK_LABEL,
     Outgoing,
     Received,
     Stream,
@@ -110,7 +112,7 @@ class Peer:
         self.tx_sequence_id = struct.pack("<II", 1, int(time.time()) & 0xFFFFFFFF)  # MS-MQMQ 2.2.18.1.2
         self.tx_number = 0
         self.transactions: dict[str, tuple] = {}   # label -> the TransactionHeader it was sent with
-        self.direct_session = False                # it sent a packet by a direct name (MS-MQQB 3.1.5.8.2 DQ 7)
+        self.direct_session = False                # it sent a UserMessage by a direct name (MS-MQQB 3.1.5.8.2 DQ 7)
         self.set_up_by_target: list[Received] = []  # the EstablishConnection and ConnectionParameters requests
         self.answer_fault: str | None = None        # how it answers a session the target opens (MS-MQQB 3.1.5.3.2)
         self.opened_by_target: list[tuple] = []    # (connection, Stream) of sessions the target opened (D-76)
@@ -290,6 +292,18 @@ def _destination(world: World, alias: str, packet_fields: dict[str, str], direct
     return name
 
 
+FIRST_FINAL_ACK_CLASS = 0x4000  # MS-MQQB 3.1.5.1.1 a FinalAck's MessageClass is not less than this
+
+
+def _an_acknowledgment(packet: bytes, out: Outgoing) -> bool:
+    """MS-MQQB 3.1.5.1.1: BaseHeader.Flags 0, the Label 'QM Ordering Ack', the order queue (order_queue$ by a direct
+    name) and MQMSG_CLASS_ORDER_ACK or a class not less than 0x4000 make an OrderAck or FinalAck, which 3.1.5.6 and
+    3.1.5.7 take and 3.1.5.8.2 never sees."""
+    return (struct.unpack_from("<H", packet, 2)[0] == 0 and out.label == ORDER_ACK_LABEL
+            and out.destination.lower().endswith("\\private$\\order_queue$")
+            and (out.message_class == ORDER_ACK or out.message_class >= FIRST_FINAL_ACK_CLASS))
+
+
 def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict[str, str],
           direct: bool = False, write: bool = True, session: str = "own") -> bytes:
     """`direct`: name the queue by its direct format name (MS-MQMQ 2.1.2, DQ 7) instead of the target's name for it;
@@ -353,8 +367,9 @@ def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict
     if write:
         peer.send(packet, session)
     if session == "own":   # MS-MQQB 3.1.1.3.1: each session counts its own packets
-        # MS-MQQB 3.1.5.8.2 DirectFormatSession: a packet whose DQ is 7 (a target may name its queues only directly)
-        peer.direct_session = peer.direct_session or struct.unpack_from("<I", packet, 60)[0] >> 10 & 7 == 7
+        # MS-MQQB:3.1.5.8.2:05 DirectFormatSession: a UserMessage whose DQ is 7, never an OrderAck or FinalAck
+        peer.direct_session = peer.direct_session or (struct.unpack_from("<I", packet, 60)[0] >> 10 & 7 == 7
+                                                      and not _an_acknowledgment(packet, out))
         peer.recoverable_sent += 1 if out.delivery or transaction is not None else 0
     world.notes.setdefault("mqqb sent", {})[label] = out
     world.notes.setdefault("mqqb packets", {})[label] = packet
