@@ -57,6 +57,16 @@ def no_order_ack(world: World, remote):
     assert not found, f"{remote!r} received {len(found)} OrderAck(s) already"
 
 
+@then(phrase('"{remote}" received no OrderAck for "{label}"'))
+def no_order_ack_for(world: World, remote, label):
+    """None of the OrderAcks "remote" received yet names `label` (an earlier one may name an earlier message)."""
+    world.require("virtual_time")   # "not yet" is judged just short of a timer's expiry, which a wall clock passes
+    peer = _peer(world, remote)
+    assert label in peer.transactions, f"{remote!r} sent no transactional message {label!r}"
+    assert not _names(_order_acks(world, remote), peer.transactions[label][2]), \
+        f"{remote!r} received an OrderAck for {label!r} already"
+
+
 @then(phrase('"{remote}" received an OrderAck or a negative FinalAck for "{label}", as a message'))
 def ordered_or_refused(world: World, remote, label):
     """A transactional UserMessage is either taken and ordered (an OrderAck names it, 3.1.5.8.6) or refused (a

@@ -2765,6 +2765,13 @@ _ENTRIES += (   # reference/mqqb_packets.py, issue 22: the DIRECT= keyword insid
      "a direct name's text begins with DIRECT= or with its protocol (MS-MQMQ 2.1.2: OS, TCP, SPX, IPX, HTTP, HTTPS), and every protocol sorts after DIRECT= in upper case, so <= picks exactly the texts == picks; a text that is neither (empty, or no protocol) names no queue whether the keyword is put back or not, and is refused alike (3.1.5.8.2)"),
 )
 
+_ENTRIES += (   # reference/mqqb_session.py, issue 22: counting the OrderAcks and FinalAcks a peer sends (3.1.5.1.1:03)
+    ('reference/mqqb_session.py', 'core/ReplaceComparisonOperator_Eq_GtE',
+     'self.count_received(message.code("DM") == 1)',
+     'self.count_received(message.code("DM") >= 1)',
+     "read_user_message has already refused a packet whose DM is neither 0 nor 1 (MS-MQMQ:2.2.19.2:13: ALLOWED_DM, before the session takes it as an OrderAck or FinalAck), so DM is 0 or 1 here and >= 1 holds exactly when == 1 does"),
+)
+
 EQUIVALENT_MUTANTS: dict[str, str] = {mutant_key(module, operator, line, changed): reason
                                       for module, operator, line, changed, reason in _ENTRIES if operator != "*"}
 EQUIVALENT_LINES: dict[str, str] = {line_key(module, line): reason

@@ -89,6 +89,20 @@ Feature: MS-MQQB 2.2.4 OrderAck Packet
     Then the session acknowledgments of "remote"'s last wait acknowledge 1 messages and the recoverable messages 1
     And the session of "remote" is still open
 
+  # An OrderAck is sent express (2.2.4: UserHeader.Flags DM 0): counted, but not among the recoverable packets, and
+  # so acknowledged with the express packets, AckWaitTimeout / 2 after it came (3.1.5.8.2).
+  @clause:MS-MQQB:3.1.5.1.1:03
+  Scenario: An OrderAck from the peer is counted as the express packet it is
+    Given a queue name "order queue" for the format name "PRIVATE={target}\00000004"
+    And message "QM Ordering Ack" is prepared with:
+      | body     | 0123456789abcdef0123456789abcdef0123 |
+      | class    | 0x00FF                               |
+      | priority | 0                                    |
+    When "remote" sends the prepared message "QM Ordering Ack" to "order queue"
+    And "remote" waits 10000 ms for the target's packets
+    Then the session acknowledgments of "remote"'s last wait acknowledge 1 messages and the recoverable messages none
+    And the session of "remote" is still open
+
   # 3.1.5.1.1 makes a packet for the order queue an acknowledgment only with BaseHeader.Flags 0 and the Label
   # "QM Ordering Ack"; one that misses either is a UserMessage, and a transactional one is ordered and acknowledged
   # in its sequence (an OrderAck, 3.1.5.8.6) if the target takes it into its order queue, or refused with a negative

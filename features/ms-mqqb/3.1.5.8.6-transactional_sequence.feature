@@ -72,6 +72,61 @@ Feature: MS-MQQB 3.1.5.8.6 Transactional Message Processing
       | 10300   | 10000  | 199   | does not hold the timer back: the OrderAck comes 500 ms after t1  |
       | 11300   | 11000  | 199   | does not hold the timer back: the OrderAck comes 500 ms after t1  |
 
+  # Once an OrderAck was sent the delay counts from it (LastOrderAckSendTime, 3.1.6.9), not from the session's start:
+  # three times in a row a second message 8.5 s after the last OrderAck (in whole seconds 8 or 9 of them) restarts the
+  # timer, the OrderAck coming 500 ms after it (three, so that whole seconds counted any other way show).
+  @clause:MS-MQQB:3.1.3.2:03 @decision:D-76
+  Scenario: Three times in a row, a second message 8.5 s after the last OrderAck restarts the timer
+    Given message "t0" is prepared with:
+      | delivery | recoverable |
+    And message "t1" is prepared with:
+      | delivery | recoverable |
+    And message "t2" is prepared with:
+      | delivery | recoverable |
+    And message "t3" is prepared with:
+      | delivery | recoverable |
+    And message "t4" is prepared with:
+      | delivery | recoverable |
+    And message "t5" is prepared with:
+      | delivery | recoverable |
+    And message "t6" is prepared with:
+      | delivery | recoverable |
+    When "remote" waits 1000 ms for the target's packets
+    And "remote" sends the prepared message "t0" to "ledger" with packet fields:
+      | TH | 1 |
+    And "remote" waits 500 ms for the target's packets
+    Then "remote" received an OrderAck for "t0"
+    When "remote" waits 8200 ms for the target's packets
+    And "remote" sends the prepared message "t1" to "ledger" with packet fields:
+      | TH | 1 |
+    And "remote" waits 300 ms for the target's packets
+    And "remote" sends the prepared message "t2" to "ledger" with packet fields:
+      | TH | 1 |
+    And "remote" waits 499 ms for the target's packets
+    Then "remote" received no OrderAck for "t2"
+    When "remote" waits 1 ms for the target's packets
+    Then "remote" received an OrderAck for "t2"
+    When "remote" waits 8200 ms for the target's packets
+    And "remote" sends the prepared message "t3" to "ledger" with packet fields:
+      | TH | 1 |
+    And "remote" waits 300 ms for the target's packets
+    And "remote" sends the prepared message "t4" to "ledger" with packet fields:
+      | TH | 1 |
+    And "remote" waits 499 ms for the target's packets
+    Then "remote" received no OrderAck for "t4"
+    When "remote" waits 1 ms for the target's packets
+    Then "remote" received an OrderAck for "t4"
+    When "remote" waits 8200 ms for the target's packets
+    And "remote" sends the prepared message "t5" to "ledger" with packet fields:
+      | TH | 1 |
+    And "remote" waits 300 ms for the target's packets
+    And "remote" sends the prepared message "t6" to "ledger" with packet fields:
+      | TH | 1 |
+    And "remote" waits 499 ms for the target's packets
+    Then "remote" received no OrderAck for "t6"
+    When "remote" waits 1 ms for the target's packets
+    Then "remote" received an OrderAck for "t6"
+
   @clause:MS-MQQB:3.1.5.8.6:03
   Scenario Outline: The first packet of a session's first sequence is accepted only with TxPreviousSequenceNumber 0 (<number>, <previous>)
     Given message "t1" is prepared with:
