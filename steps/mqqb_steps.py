@@ -58,8 +58,10 @@ from pytest_bdd import given, then, when
 from mqspec.protocol.constants import MessageClass
 
 from ..adapters.mqqb.packets import (
+    FIRST_FINAL_ACK,
     ORDER_ACK,
     ORDER_ACK_LABEL,
+    ORDER_QUEUE_TAIL,
     Outgoing,
     Received,
     Stream,
@@ -292,16 +294,13 @@ def _destination(world: World, alias: str, packet_fields: dict[str, str], direct
     return name
 
 
-FIRST_FINAL_ACK_CLASS = 0x4000  # MS-MQQB 3.1.5.1.1 a FinalAck's MessageClass is not less than this
-
-
 def _an_acknowledgment(packet: bytes, out: Outgoing) -> bool:
     """MS-MQQB 3.1.5.1.1: BaseHeader.Flags 0, the Label 'QM Ordering Ack', the order queue (order_queue$ by a direct
     name) and MQMSG_CLASS_ORDER_ACK or a class not less than 0x4000 make an OrderAck or FinalAck, which 3.1.5.6 and
     3.1.5.7 take and 3.1.5.8.2 never sees."""
     return (struct.unpack_from("<H", packet, 2)[0] == 0 and out.label == ORDER_ACK_LABEL
-            and out.destination.lower().endswith("\\private$\\order_queue$")
-            and (out.message_class == ORDER_ACK or out.message_class >= FIRST_FINAL_ACK_CLASS))
+            and out.destination.lower().endswith(ORDER_QUEUE_TAIL)
+            and (out.message_class == ORDER_ACK or out.message_class >= FIRST_FINAL_ACK))
 
 
 def _send(world: World, remote: str, label: str, alias: str, packet_fields: dict[str, str],
@@ -705,7 +704,7 @@ def check_order_queue(peer: Peer, packet: Received, what: str) -> None:
     dq = packet.user_flags >> 10 & 7
     if peer.direct_session:
         name = packet.destination if isinstance(packet.destination, str) else ""
-        if dq != 7 or not name.upper().startswith("TCP:") or not name.lower().endswith("\\private$\\order_queue$"):
+        if dq != 7 or not name.upper().startswith("TCP:") or not name.lower().endswith(ORDER_QUEUE_TAIL):
             raise clause_failure(f"{what} names DQ {dq} {packet.destination!r}; on a session that carried a direct "
                                  f"name it is TCP:<address>\\PRIVATE$\\order_queue$ (DQ 7, {ORDER_QUEUE})",
                                  ORDER_QUEUE)

@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 VERSION, SIGNATURE, INFINITE = 0x10, 0x524F494C, 0xFFFFFFFF  # MS-MQMQ 2.2.19.1
 IN, SH = 0x0008, 0x0010                                       # MS-MQMQ 2.2.19.1 Flags.IN, Flags.SH
 ORDER_ACK, ORDER_ACK_LABEL = 0x00FF, "QM Ordering Ack"        # MS-MQMQ 2.2.18.1.6, MS-MQQB 2.2.4 / 2.2.5
+FIRST_FINAL_ACK = 0x4000                                      # MS-MQQB 3.1.5.1.1 a FinalAck's class is at least this
+ORDER_QUEUE_TAIL = "\\private$\\order_queue$"                 # MS-MQQB 2.2.4 / 2.2.5 the order queue by a direct name
 PACKET_TYPES = {1: "SessionAck", 2: "EstablishConnection", 3: "ConnectionParameters"}  # MS-MQQB 2.2.1 PT
 SESSION_ACK_SIZE = 36                                         # MS-MQQB 2.2.6 BaseHeader, InternalHeader, SessionHeader
 CALG_RC4, CALG_AES256, SHA512 = 0x6801, 0x6610, 0x800E        # MS-MQMQ 2.2.19.3
